@@ -1,0 +1,351 @@
+"""A whole game as a pure value: its table, its rounds, the current round, undo.
+
+``Match`` is what the store snapshots and what the API shows. It knows nothing about the
+database or HTTP; every change goes through ``apply`` (an action) or ``enter_hands`` (the
+hands left at the end of a round), which raise ``RuleViolation`` / ``BadRequest`` and
+leave the match unchanged when they refuse.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from referee.rules import GAMES
+from referee.rules.base import (
+    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
+    Standing,
+)
+from referee.tiles import Tile, TileError, full_set
+
+MODES = ("referee", "scores")
+NAME_MAX = 40
+PLAYERS_MAX = 30
+END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
+STANDING_KEYS = ("remembered", "pot", "goats", "rating", "left")
+
+
+class UnknownRound(LookupError):
+    """A round number the game does not have (HTTP 404)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What is fixed when a game is created: validated once, never changed."""
+
+    game: str
+    mode: str
+    highest: int
+    players: tuple[str, ...]
+    options: Any
+
+    @property
+    def rules(self) -> type[GameRules]:
+        return GAMES[self.game]
+
+    @classmethod
+    def from_json(cls, body: Any) -> "GameConfig":
+        if not isinstance(body, Mapping):
+            raise BadRequest("The body must be a JSON object describing the game.")
+        unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
+        if unknown:
+            raise BadRequest(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+        game = body.get("game")
+        if game not in GAMES:
+            raise BadRequest("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
+        rules = GAMES[game]
+        mode = body.get("mode", "referee")
+        if mode not in MODES:
+            raise BadRequest("'mode' must be \"referee\" or \"scores\".", field="mode")
+        highest = body.get("set", rules.default_set)
+        if isinstance(highest, bool) or not isinstance(highest, int):
+            raise BadRequest("'set' must be a whole number: the highest pip of the set.", field="set")
+        if highest not in rules.sets:
+            allowed = ", ".join(f"double-{n}" for n in rules.sets)
+            raise RuleViolation(f"{rules.prefix}.players",
+                                f"{rules.title} is played with {allowed}, not double-{highest}.")
+        players = clean_player_names(body.get("players"), game)
+        options = rules.parse_options(body.get("options"), highest, players)
+        rules.check_table(players, highest, options)
+        return cls(game, mode, highest, players, options)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "mode": self.mode, "set": self.highest,
+                "players": list(self.players), "options": self.options.to_json()}
+
+
+def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
+    """Names as players type them: trimmed, 1–40 characters, any script, no markup."""
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("'players' must be a list of names, in turn order.", field="players")
+    if len(raw) > PLAYERS_MAX:
+        raise BadRequest(f"At most {PLAYERS_MAX} players.", field="players")
+    names: list[str] = []
+    seen: set[str] = set()
+    for value in raw:
+        if not isinstance(value, str):
+            raise BadRequest("Every player name must be a string.", field="players")
+        name = unicodedata.normalize("NFC", value).strip()
+        if not name:
+            raise BadRequest("A player name cannot be empty.", field="players")
+        if len(name) > NAME_MAX:
+            raise BadRequest(f"A player name has at most {NAME_MAX} characters.", field="players")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name if ch != "\u200d"):
+            raise BadRequest(f"The name {name!r} contains control characters.", field="players")
+        if "<" in name or ">" in name:
+            raise BadRequest("A player name may not contain '<' or '>'.", field="players")
+        if game == "mexican-train" and name.casefold() == "mexican":
+            raise BadRequest("\"mexican\" names the Mexican train: choose another player name.", field="players")
+        if name.casefold() in seen:
+            raise BadRequest(f"Two players are called {name!r}: names must be unique.", field="players")
+        seen.add(name.casefold())
+        names.append(name)
+    return tuple(names)
+
+
+class Match:
+    """One game: the booked rounds, the current round and how to take changes back."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.rounds: list[RoundRecord] = []
+        self.number = 1
+        self.left: str | None = None
+        self.entry_undo: list[list[RoundRecord]] = []  # score pad: the rounds before each entry
+        self.tables: dict[int, tuple[frozenset[Tile], dict[str, int]]] = {}
+        self.setup: RoundSetup | None = None
+        self.engine: RoundEngine | None = None
+        self.history: list[Action] = []
+        self.standing = self._compute_standing()
+        self._start_round()
+
+    # ----- queries -------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> type[GameRules]:
+        return self.config.rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.config.players
+
+    @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @property
+    def referee(self) -> bool:
+        return self.config.mode == "referee"
+
+    def round_count(self) -> int | None:
+        return self.rules.round_count(self.config.highest, self.config.options)
+
+    def current_record(self) -> RoundRecord | None:
+        return next((r for r in self.rounds if r.number == self.number), None)
+
+    def round_status(self) -> str:
+        if self.current_record() is not None or self.finished:
+            return "done"
+        if self.referee and self.engine is not None and self.engine.outcome() is None:
+            return "playing"
+        return "scoring"
+
+    def state(self) -> dict[str, Any]:
+        """The game state of the API (without id, version and created, which the store adds)."""
+        config = self.config
+        record = self.current_record()
+        engine = self.engine if self.referee else None
+        status = self.round_status()
+        round_state: dict[str, Any] = {
+            "number": self.number,
+            "double": str(self.setup.double) if self.setup and self.setup.double else None,
+            "status": status,
+            "turn": engine.turn() if engine and status == "playing" else None,
+            "boneyard": engine.boneyard() if engine else None,
+            "hands": engine.hand_sizes() if engine else None,
+            "end": (record.end.to_json() if record
+                    else engine.outcome().to_json() if engine and engine.outcome() else None),
+        }
+        if engine:
+            round_state.update(engine.extra_state())
+            round_state["reminders"] = engine.reminders() if status == "playing" else []
+        data: dict[str, Any] = {
+            **config.to_json(),
+            "status": "finished" if self.finished else "playing",
+            "round": round_state,
+            "rounds": [r.to_json() for r in self.rounds],
+            "totals": dict(self.standing.totals),
+            "winners": list(self.standing.winners),
+            "round_count": self.round_count(),
+            "rules_in_force": self.rules.rules_in_force(config.options),
+        }
+        if self.standing.extra.get("tie_break"):
+            data["tie_break"] = self.standing.extra["tie_break"]
+        for key in STANDING_KEYS:
+            if key in self.standing.extra:
+                data[key] = self.standing.extra[key]
+        return data
+
+    # ----- changes -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        if action.type == "undo":
+            self.undo()
+            return
+        if action.player not in self.players:
+            raise RuleViolation(None, f"There is no player called {action.player!r} in this game.")
+        if action.type == "leave":
+            self._leave(action.player)
+            return
+        if self.finished:
+            raise RuleViolation(None, "This game is finished: nothing more can be played.")
+        if not self.referee:
+            raise RuleViolation(None, "This game is a score pad: enter the hands left after each round instead of plays.")
+        for tile in (action.tile, action.on):
+            if tile is not None and not tile.in_set(self.config.highest):
+                raise RuleViolation("tiles", f"There is no {tile} in a double-{self.config.highest} set.")
+        if self.round_status() != "playing":
+            outcome = self.engine.outcome() if self.engine else None
+            raise RuleViolation(END_RULE[self.config.game] if outcome else None,
+                                "This round is over: enter the hands left to score it.")
+        self.engine.apply(action)
+        self.history.append(action)
+
+    def undo(self) -> None:
+        """Take back the last change of this round (a play, draw, pass …; in a score pad,
+        the last hands entry)."""
+        if not self.referee:
+            if not self.entry_undo:
+                raise RuleViolation(None, "There is no entry to undo.")
+            self.rounds = self.entry_undo.pop()
+            self._after_booking()
+            return
+        if not self.history or self.current_record() is not None or self.finished:
+            raise RuleViolation(None, "Nothing to undo: this round has no logged action yet.")
+        self.history.pop()
+        engine = self.rules.Round(self.setup)
+        for action in self.history:
+            engine.apply(action)
+        self.engine = engine
+
+    def _leave(self, player: str) -> None:
+        if self.config.game != "kozel":
+            raise RuleViolation(None, "Only Kozel has a 'leave' action (kz.rating.left).")
+        if self.finished:
+            raise RuleViolation("kz.rating.left", "This game is already finished.")
+        self.left = player
+        self.standing = self._compute_standing()
+
+    def enter_hands(self, number: Any, body: Any) -> None:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            raise UnknownRound(f"This game has no round {number} yet.")
+        if self.left is not None:
+            raise RuleViolation("kz.rating.left", f"{self.left} left: this game is finished.")
+        if not isinstance(body, Mapping) or set(body) != {"hands"} or not isinstance(body["hands"], Mapping):
+            raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.', field="hands")
+        if number == self.number and self.finished and self.current_record() is None:
+            raise RuleViolation(None, "This game is finished.")
+        record = self._record_from_hands(number, body["hands"])
+        self.entry_undo.append(list(self.rounds))
+        self.rounds = sorted([r for r in self.rounds if r.number != number] + [record],
+                             key=lambda r: r.number)
+        if self.referee and number == self.number and self.engine is not None:
+            self.tables[number] = (self.engine.tiles_on_table(), self.engine.hand_sizes())
+        self._after_booking()
+
+    def _record_from_hands(self, number: int, hands: Mapping[str, Any]) -> RoundRecord:
+        players, config = self.players, self.config
+        missing = [p for p in players if p not in hands]
+        extra = [p for p in hands if p not in players]
+        if extra:
+            raise RuleViolation(None, f"There is no player called {extra[0]!r} in this game.")
+        if missing:
+            raise RuleViolation(None, f"The hand of {missing[0]} is missing: enter one for every player.")
+        previous = next((r for r in self.rounds if r.number == number), None)
+        live = number == self.number and previous is None
+        if live and self.engine is not None and self.referee:
+            on_table, sizes = self.engine.tiles_on_table(), self.engine.hand_sizes()
+        else:
+            on_table, sizes = self.tables.get(number, (frozenset(), {}))
+        seen: dict[Tile, str] = {}
+        points: dict[str, int] = {}
+        entries: dict[str, Any] = {}
+        ceiling = sum(t.pips for t in full_set(config.highest)) + 50
+        for name in players:
+            value = hands[name]
+            if isinstance(value, bool) or not isinstance(value, (int, list)):
+                raise BadRequest(f"{name}'s hand must be a list of tiles or a number of points.", field=name)
+            if isinstance(value, int):
+                if value < 0:
+                    raise BadRequest(f"{name}'s points cannot be negative.", field=name)
+                if value > ceiling:
+                    raise BadRequest(f"{value} points is more than a whole double-{config.highest} set holds.", field=name)
+                points[name], entries[name] = value, value
+                continue
+            tiles = []
+            for text in value:
+                try:
+                    tile = Tile.parse(text)
+                except TileError as error:
+                    raise BadRequest(f"{name}'s hand: {error}", field=name) from None
+                if not tile.in_set(config.highest):
+                    raise RuleViolation("tiles", f"There is no {tile} in a double-{config.highest} set ({name}'s hand).")
+                if tile in on_table:
+                    raise RuleViolation("unique", f"{tile} is already on the table, so it cannot be in {name}'s hand.")
+                if tile in seen:
+                    where = "twice in " + name + "'s hand" if seen[tile] == name else f"in both {seen[tile]}'s and {name}'s hands"
+                    raise RuleViolation("unique", f"{tile} is entered {where}: each tile exists once.")
+                seen[tile] = name
+                tiles.append(tile)
+            if name in sizes and len(tiles) != sizes[name]:
+                raise RuleViolation("hidden", f"{name} holds {sizes[name]} tiles by the log, but {len(tiles)} were entered.")
+            points[name] = self.rules.hand_points(tiles, config.options)
+            entries[name] = [str(t) for t in tiles]
+        empty = [p for p in players if entries[p] == [] or entries[p] == 0]
+        end_rule = END_RULE[config.game]
+        if len(empty) > 1:
+            raise RuleViolation(end_rule, f"Only one player can go out in a round, but {empty[0]} and {empty[1]} have empty hands.")
+        end = self._round_end(number, previous, empty[0] if empty else None)
+        if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
+            raise RuleViolation(end_rule, f"{end.player} went out, so their hand must be empty.")
+        double = self.rules.round_double(number, config.highest, config.options)
+        return RoundRecord(number, double, points, end, entries)
+
+    def _round_end(self, number: int, previous: RoundRecord | None, empty: str | None) -> RoundEnd:
+        """How the round ended: what the referee saw, else what the hands say."""
+        if previous is not None and previous.end.reason in ("domino", "blocked", "fish") and self.referee:
+            return previous.end
+        if previous is None and self.referee and number == self.number and self.engine and self.engine.outcome():
+            return self.engine.outcome()
+        if self.config.game == "kozel" and not self.referee:
+            return RoundEnd("domino", empty) if empty else RoundEnd("fish", None)
+        return RoundEnd("table", empty)
+
+    def _after_booking(self) -> None:
+        self.standing = self._compute_standing()
+        if self.finished:
+            self.number = max((r.number for r in self._booked()), default=self.number)
+            return
+        next_number = max((r.number for r in self.rounds), default=0) + 1
+        if next_number != self.number or self.setup is None:
+            self.number = next_number
+            self._start_round()
+
+    def _booked(self) -> list[RoundRecord]:
+        return self.rounds
+
+    def _compute_standing(self) -> Standing:
+        config = self.config
+        return self.rules.standing(config.players, config.highest, config.options, self.rounds, self.left)
+
+    def _start_round(self) -> None:
+        config = self.config
+        self.setup = self.rules.round_setup(self.number, config.players, config.highest,
+                                            config.options, self.rounds)
+        self.history = []
+        self.engine = self.rules.Round(self.setup) if self.referee else None
+
+
+def game_config_from_state(data: Mapping[str, Any]) -> GameConfig:
+    """Rebuild a config from its stored JSON (the create event)."""
+    return GameConfig.from_json(data)

@@ -1,0 +1,308 @@
+"""What every game's rules share: actions, refusals, round ends, the round engine contract.
+
+Nothing here (or anywhere under ``referee.rules``) does I/O or knows about Flask or the
+database: the rules are a pure core that the store and the web layer call.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping
+
+from referee.tiles import Tile, TileError, full_set
+
+ACTION_TYPES = ("play", "draw", "pass", "end", "start", "leave", "undo")
+END_REASONS = ("domino", "blocked", "fish", "table")
+
+
+class RuleViolation(ValueError):
+    """A well-formed request that the rules or the state forbid (HTTP 422).
+
+    ``rule_id`` is the id from RULES.md (``mt.double.open``) or ``None`` for refusals that
+    no rule names (an unknown player, nothing left to undo); ``message`` is one sentence a
+    player understands.
+    """
+
+    def __init__(self, rule_id: str | None, message: str, *, action: Any = None) -> None:
+        self.rule_id = rule_id
+        self.message = message
+        self.action = action
+        super().__init__(f"[{rule_id}] {message}" if rule_id else message)
+
+
+class BadRequest(ValueError):
+    """Input that is malformed or of the wrong type (HTTP 400): nothing to rule on."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        self.message = message
+        self.field = field
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One logged step at the table, as the API describes it."""
+
+    type: str
+    player: str | None = None
+    tile: Tile | None = None
+    train: str | None = None
+    on: Tile | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        if self.player is not None:
+            data["player"] = self.player
+        if self.tile is not None:
+            data["tile"] = str(self.tile)
+        if self.train is not None:
+            data["train"] = self.train
+        if self.on is not None:
+            data["on"] = str(self.on)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Action":
+        """Parse an action body; only its shape is checked here, not the rules."""
+        if not isinstance(data, Mapping):
+            raise BadRequest("An action must be a JSON object.")
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in ACTION_TYPES:
+            raise BadRequest(
+                f"Unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}.", field="type"
+            )
+        allowed = {"type", "player", "tile", "train", "on", "version"}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise BadRequest(f"Unknown field {unknown[0]!r} in the action.", field=unknown[0])
+        player = data.get("player")
+        if kind == "undo":
+            if player is not None and not isinstance(player, str):
+                raise BadRequest("'player' must be a player's name.", field="player")
+        elif not isinstance(player, str):
+            raise BadRequest(f"A {kind} action needs 'player': the name of a player.", field="player")
+        tile = _optional_tile(data, "tile")
+        if kind == "play" and tile is None:
+            raise BadRequest("A play needs 'tile', written like \"5-12\".", field="tile")
+        train = data.get("train")
+        if train is not None and not isinstance(train, str):
+            raise BadRequest("'train' must be a player's name or \"mexican\".", field="train")
+        on = _optional_tile(data, "on")
+        return cls(kind, player, tile, train, on)
+
+
+def _optional_tile(data: Mapping[str, Any], key: str) -> Tile | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        return Tile.parse(value)
+    except TileError as error:
+        raise BadRequest(f"'{key}': {error}", field=key) from None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """How a round ended: ``domino`` (that player went out), ``blocked``, ``fish`` (that
+    player made it) or ``table`` (hands were entered before the referee saw the end)."""
+
+    reason: str
+    player: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "player": self.player}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSetup:
+    """Everything a round engine needs to start a round; built by the game's rules."""
+
+    players: tuple[str, ...]
+    highest: int
+    options: Any
+    number: int
+    double: Tile | None
+    starter: str | None
+    hand_size: int
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        return full_set(self.highest)
+
+
+class RoundEngine:
+    """The contract of one round of play in referee mode.
+
+    ``apply`` checks an action and changes the state only if it is accepted: a refused
+    action raises ``RuleViolation`` (or ``BadRequest``) and leaves everything as it was.
+    Undo is done by the caller, which replays the round's accepted actions on a fresh
+    engine, so engines need no mutable history of their own.
+    """
+
+    def __init__(self, setup: RoundSetup) -> None:
+        self.setup = setup
+
+    def apply(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def check(self, action: Action) -> None:
+        """Raise what ``apply`` would raise, without changing anything."""
+        raise NotImplementedError
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except (RuleViolation, BadRequest):
+            return False
+        return True
+
+    def outcome(self) -> RoundEnd | None:
+        raise NotImplementedError
+
+    def turn(self) -> str | None:
+        raise NotImplementedError
+
+    def boneyard(self) -> int:
+        raise NotImplementedError
+
+    def hand_sizes(self) -> dict[str, int]:
+        raise NotImplementedError
+
+    def tiles_on_table(self) -> frozenset[Tile]:
+        raise NotImplementedError
+
+    def targets(self) -> list[Any]:
+        """Every place a tile might be offered now (train names, or tiles to play ``on``;
+        ``None`` for a first tile): with ``check`` this answers "can I play this here?"."""
+        raise NotImplementedError
+
+    def extra_state(self) -> dict[str, Any]:
+        """Game-specific fields of the API's ``round`` object (``trains``, ``ends``, …)."""
+        return {}
+
+    def reminders(self) -> list[dict[str, str]]:
+        """Rules the referee cannot enforce but shows (``mt.last-tile`` …): id and text."""
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """A finished round as booked: each player's hand points and how it ended."""
+
+    number: int
+    double: Tile | None
+    points: Mapping[str, int]
+    end: RoundEnd
+    hands: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "double": str(self.double) if self.double else None,
+            "points": dict(self.points),
+            "end": self.end.to_json(),
+        }
+
+    def went_out(self) -> str | None:
+        """The player who emptied their hand, if the round says so."""
+        if self.end.reason == "domino":
+            return self.end.player
+        empty = [name for name, hand in self.hands.items() if hand == [] or hand == 0]
+        return empty[0] if len(empty) == 1 and self.end.reason == "table" else None
+
+
+@dataclass
+class Standing:
+    """The game's booked result so far, computed from the finished rounds alone."""
+
+    totals: dict[str, int]
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class GameRules:
+    """One game's configuration and scoring (variants are configuration, as in chess)."""
+
+    name: ClassVar[str]
+    prefix: ClassVar[str]
+    title: ClassVar[str]
+    default_set: ClassVar[int]
+    sets: ClassVar[tuple[int, ...]]
+    Options: ClassVar[type]
+    Round: ClassVar[type[RoundEngine]]
+
+    @classmethod
+    def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:
+        return cls.Options.from_json(raw, highest, len(players))
+
+    @classmethod
+    def check_table(cls, players: tuple[str, ...], highest: int, options: Any) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def round_count(cls, highest: int, options: Any) -> int | None:
+        """How many rounds the game has, or ``None`` when it ends another way (kozel)."""
+        raise NotImplementedError
+
+    @classmethod
+    def round_double(cls, number: int, highest: int, options: Any) -> Tile | None:
+        raise NotImplementedError
+
+    @classmethod
+    def round_setup(cls, number: int, players: tuple[str, ...], highest: int, options: Any,
+                    finished: list[RoundRecord]) -> RoundSetup:
+        raise NotImplementedError
+
+    @classmethod
+    def hand_points(cls, tiles: Iterable[Tile], options: Any) -> int:
+        raise NotImplementedError
+
+    @classmethod
+    def standing(cls, players: tuple[str, ...], highest: int, options: Any,
+                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+        raise NotImplementedError
+
+    @classmethod
+    def rules_in_force(cls, options: Any) -> list[str]:
+        """Lines for the scoresheet: the options that change scoring."""
+        return []
+
+
+def options_from_json(raw: Any, known: Iterable[str]) -> dict[str, Any]:
+    """Shape check shared by every game's options: an object with known keys only."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise BadRequest("'options' must be a JSON object.", field="options")
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise BadRequest(f"Unknown option {unknown[0]!r} for this game.", field="options")
+    return dict(raw)
+
+
+def int_option(raw: Mapping[str, Any], key: str, default: int | None,
+               allowed: Iterable[int] | None = None, low: int | None = None,
+               high: int | None = None) -> int | None:
+    value = raw.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"Option {key!r} must be a whole number.", field=key)
+    if allowed is not None and value not in tuple(allowed):
+        raise BadRequest(f"Option {key!r} must be one of {', '.join(map(str, allowed))}.", field=key)
+    if low is not None and value < low or high is not None and value > high:
+        raise BadRequest(f"Option {key!r} must be between {low} and {high}.", field=key)
+    return value
+
+
+def choice_option(raw: Mapping[str, Any], key: str, default: str, allowed: Iterable[str]) -> str:
+    value = raw.get(key, default)
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise BadRequest(f"Option {key!r} must be one of {', '.join(allowed)}.", field=key)
+    return value
+
+
+def face_points(tiles: Iterable[Tile], double_blank: int) -> int:
+    """Pips in a hand with the double-blank worth ``double_blank`` (rule `pips`)."""
+    return sum(double_blank if tile == Tile(0, 0) else tile.pips for tile in tiles)

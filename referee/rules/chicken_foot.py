@@ -1,0 +1,455 @@
+"""Chicken Foot (`cf.*`): table set-up, scoring, and the round engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from referee.rules.base import (
+    Action, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation, Standing,
+    face_points, int_option, options_from_json,
+)
+from referee.rules.scoring import lowest_total_standing
+from referee.tiles import Tile, set_size
+
+
+@dataclass(frozen=True, slots=True)
+class ChickenFootOptions:
+    double_blank: int = 50
+    arms: int = 4
+    hand_size: int = 7
+
+    @classmethod
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> "ChickenFootOptions":
+        raw = options_from_json(raw, ("double_blank", "arms", "hand_size"))
+        return cls(
+            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
+            arms=int_option(raw, "arms", 4, allowed=(4, 6)),
+            hand_size=int_option(raw, "hand_size", 7, low=1, high=190),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"double_blank": self.double_blank, "arms": self.arms, "hand_size": self.hand_size}
+
+
+TOES_PER_FOOT = 3
+
+
+class ChickenFootRound(RoundEngine):
+    """One round of Chicken Foot in referee mode (rules `cf.*`).
+
+    The tableau is a tree grown from the spinner (the round's double). Every tile on the
+    table offers a number of places and the value a newcomer must match there:
+
+    - the spinner: ``arms`` places (4, or 6 with the option), each asking for its number
+      (`cf.match`: the touching half equals the spinner's number);
+    - a double laid on an arm end or on a toe: a chicken foot, three toe places asking for
+      the double's number (`cf.double`);
+    - any other tile: one place, its outer half.
+
+    Before the spinner is down nobody's turn is known (``turn()`` is ``None``): anyone may
+    draw (looking for it, `cf.start`), and the first play must be the spinner, with no
+    ``on``. A ``start`` action names the holder; from then on only they may act, by
+    placing it. After the spinner play goes clockwise from the player who placed it.
+
+    ``extra_state()`` keys:
+
+    - ``open_ends``: every place a tile may go now, one entry per tile that has a free
+      place, in the order those tiles were laid: ``{"on": "4-9", "value": 4, "free": 1}``.
+      ``free`` (an added key) is how many tiles that place still takes: for the spinner the
+      arms not yet started, for a foot the toes missing. While arms are unstarted only the
+      spinner is listed (`cf.spinner`); while a foot is unfinished only its double
+      (`cf.double`). Empty before the spinner and once the round is over.
+    - ``foot``: the unfinished foot that restricts play, ``{"double": "4-4", "toes": 1}``,
+      or ``None`` (a dead foot, `cf.foot.dead`, restricts nothing and is not shown here).
+    - added keys for drawing the table: ``spinner`` ("9-9" or ``None``), ``arm_count``
+      (4 or 6), ``starter`` (who placed or was named to place the spinner, or ``None``),
+      ``drew`` (whether the player to move has drawn this turn), and ``arms``: one list per
+      started arm, in the order the arms were started, of the tiles from the spinner
+      outwards. Each entry is ``{"tile": "4-9", "end": 4}`` (``end``: the half facing away
+      from the spinner, so the page can orient it). A double is the last entry of its arm
+      or toe, ``{"tile": "4-4", "end": 4, "toes": [[...], ...], "dead": false}``, where each
+      toe is again a list of entries from the double outwards.
+    """
+
+    def __init__(self, setup: RoundSetup) -> None:
+        super().__init__(setup)
+        self.players: tuple[str, ...] = tuple(setup.players)
+        self.highest: int = setup.highest
+        self.spinner: Tile = setup.double
+        self.arm_count: int = setup.options.arms
+        self.hands: dict[str, int] = {name: setup.hand_size for name in self.players}
+        self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
+        # The tableau: laid tiles in order, each one's parent, children and outer value.
+        self.laid: list[Tile] = []
+        self.parent: dict[Tile, Tile | None] = {}
+        self.children: dict[Tile, list[Tile]] = {}
+        self.outer: dict[Tile, int] = {}
+        # How many laid tiles carry each pip value (a double once): feeds `cf.foot.dead`.
+        self.laid_with_value: list[int] = [0] * (setup.highest + 1)
+        self.newest_foot: Tile | None = None
+        self.starter: str | None = setup.starter
+        self.turn_index: int | None = None
+        self.drew_this_turn: bool = False
+        self.passes_in_a_row: int = 0
+        self.end: RoundEnd | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    def outcome(self) -> RoundEnd | None:
+        return self.end
+
+    def turn(self) -> str | None:
+        if self.end is not None:
+            return None
+        if self.turn_index is None:
+            return self.starter
+        return self.players[self.turn_index]
+
+    def boneyard(self) -> int:
+        return self.yard
+
+    def hand_sizes(self) -> dict[str, int]:
+        return dict(self.hands)
+
+    def tiles_on_table(self) -> frozenset[Tile]:
+        return frozenset(self.laid)
+
+    def spinner_placed(self) -> bool:
+        return bool(self.laid)
+
+    def free_places(self, tile: Tile) -> int:
+        """How many more tiles ``tile`` (on the table) can take."""
+        if tile == self.spinner:
+            capacity = self.arm_count
+        elif tile.is_double:
+            capacity = TOES_PER_FOOT
+        else:
+            capacity = 1
+        return capacity - len(self.children[tile])
+
+    def arms_unstarted(self) -> int:
+        if not self.spinner_placed():
+            return self.arm_count
+        return self.arm_count - len(self.children[self.spinner])
+
+    def foot_is_dead(self, double: Tile) -> bool:
+        """`cf.foot.dead`: fewer tiles of its number are off the table than toes missing."""
+        number = double.low
+        off_table = (self.highest + 1) - self.laid_with_value[number]
+        return off_table < TOES_PER_FOOT - len(self.children[double])
+
+    def restricting_foot(self) -> Tile | None:
+        """The foot every play must go to (`cf.double`), if any.
+
+        Only the newest foot can restrict: while one restricts, only its toes (never a
+        double) can be played, so no newer foot can start until it is finished or dead.
+        """
+        foot = self.newest_foot
+        if foot is None or self.free_places(foot) == 0 or self.foot_is_dead(foot):
+            return None
+        return foot
+
+    def open_places(self) -> list[Tile]:
+        """Tiles on the table where a tile may be laid now, in the order they were laid."""
+        if self.end is not None or not self.spinner_placed():
+            return []
+        if self.arms_unstarted() > 0:
+            return [self.spinner]
+        foot = self.restricting_foot()
+        if foot is not None:
+            return [foot]
+        return [tile for tile in self.laid if self.free_places(tile) > 0]
+
+    def targets(self) -> list[Tile | None]:
+        if self.end is not None:
+            return []
+        if not self.spinner_placed():
+            return [None]
+        return self.open_places()
+
+    def extra_state(self) -> dict[str, Any]:
+        foot = self.restricting_foot() if self.end is None else None
+        return {
+            "open_ends": [
+                {"on": str(tile), "value": self.outer[tile], "free": self.free_places(tile)}
+                for tile in self.open_places()
+            ],
+            "foot": None if foot is None else {"double": str(foot), "toes": len(self.children[foot])},
+            "spinner": str(self.spinner) if self.spinner_placed() else None,
+            "arm_count": self.arm_count,
+            "starter": self.starter,
+            "drew": self.drew_this_turn,
+            "arms": [self._branch(first) for first in self.children.get(self.spinner, [])],
+        }
+
+    def _branch(self, first: Tile) -> list[dict[str, Any]]:
+        entries: list[dict[str, Any]] = []
+        tile: Tile | None = first
+        while tile is not None:
+            entry: dict[str, Any] = {"tile": str(tile), "end": self.outer[tile]}
+            entries.append(entry)
+            if tile.is_double:
+                entry["toes"] = [self._branch(toe) for toe in self.children[tile]]
+                entry["dead"] = self.free_places(tile) > 0 and self.foot_is_dead(tile)
+                tile = None
+            else:
+                following = self.children[tile]
+                tile = following[0] if following else None
+        return entries
+
+    def reminders(self) -> list[dict[str, str]]:
+        if self.end is not None:
+            return []
+        notes: list[dict[str, str]] = []
+        player = self.turn()
+        if not self.spinner_placed():
+            who = player or "Whoever holds it"
+            notes.append({"rule": "cf.start", "text": (
+                f"{who} places the {self.spinner} in the centre; if no one holds it, "
+                "players draw from the yard in turn until it turns up.")})
+        elif self.drew_this_turn:
+            notes.append({"rule": "cf.draw", "text": (
+                f"{player} has drawn: play the drawn tile if it fits, otherwise pass.")})
+        elif self.yard == 0:
+            notes.append({"rule": "cf.draw", "text": (
+                f"The yard is empty: {player} plays a tile if they can, otherwise passes.")})
+        else:
+            notes.append({"rule": "cf.draw", "text": (
+                f"{player} must play a tile if they can; with no legal play they draw one "
+                "from the yard.")})
+        for name in self.players:
+            if self.hands[name] == 1:
+                notes.append({"rule": "cf.end", "text": (
+                    f"{name} has one tile left: the round ends when it is played.")})
+        return notes
+
+    # ------------------------------------------------------------------ actions
+
+    def check(self, action: Action) -> None:
+        if action.type == "undo":
+            raise RuleViolation(None, "Undo is done by the game, not by the round.")
+        if action.type == "leave":
+            raise RuleViolation("cf.rounds", (
+                "Chicken Foot has no leaving: the game is played through all its rounds."))
+        if action.type == "end":
+            raise RuleViolation("cf.one-tile", (
+                "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and then "
+                "a play or a pass."))
+        if self.end is not None:
+            raise RuleViolation("cf.end", "The round is over: enter the hands left.")
+        if action.type == "start":
+            self._check_start(action)
+        elif not self.spinner_placed():
+            self._check_before_spinner(action)
+        else:
+            self._check_turn(action.player)
+            if action.type == "play":
+                self._check_play(action)
+            elif action.type == "draw":
+                self._check_draw(action.player)
+            elif action.type == "pass":
+                self._check_pass(action.player)
+            else:
+                raise RuleViolation(None, f"A {action.type!r} action does not exist in Chicken Foot.")
+
+    def apply(self, action: Action) -> None:
+        self.check(action)
+        if action.type == "start":
+            self.starter = action.player
+        elif action.type == "play":
+            self._lay(action.player, action.tile, action.on)
+        elif action.type == "draw":
+            self.yard -= 1
+            self.hands[action.player] += 1
+            if self.spinner_placed():
+                self.drew_this_turn = True
+        elif action.type == "pass":
+            self.passes_in_a_row += 1
+            if self.passes_in_a_row >= len(self.players) and self.yard == 0:
+                self.end = RoundEnd("blocked", None)
+            else:
+                self._next_turn()
+
+    def _check_start(self, action: Action) -> None:
+        if self.spinner_placed():
+            raise RuleViolation("cf.start", (
+                f"The round has already started: {self.starter} placed the {self.spinner}."))
+
+    def _check_before_spinner(self, action: Action) -> None:
+        player = action.player
+        if self.starter is not None and player != self.starter:
+            raise RuleViolation("turn", (
+                f"{self.starter} was named to start: it is their turn to place the {self.spinner}."))
+        if action.type == "play":
+            if action.tile != self.spinner:
+                raise RuleViolation("cf.start", (
+                    f"The round starts with the {self.spinner} in the centre, not the {action.tile}."))
+            if action.on is not None:
+                raise RuleViolation("cf.start", (
+                    f"The {self.spinner} is the first tile: it goes in the centre, not on the {action.on}."))
+        elif action.type == "draw":
+            if self.starter is not None:
+                raise RuleViolation("cf.start", (
+                    f"{player} was named to start with the {self.spinner}: place it, no draw is needed."))
+            if self.yard == 0:
+                raise RuleViolation("cf.draw", "The yard is empty: there is nothing to draw.")
+        elif action.type == "pass":
+            raise RuleViolation("cf.start", (
+                f"No one can pass before the {self.spinner} is placed: whoever holds it starts, "
+                "otherwise draw until it turns up."))
+        else:
+            raise RuleViolation(None, f"A {action.type!r} action does not exist in Chicken Foot.")
+
+    def _check_turn(self, player: str | None) -> None:
+        current = self.players[self.turn_index]
+        if player != current:
+            raise RuleViolation("turn", f"It is {current}'s turn, not {player}'s.")
+
+    def _check_play(self, action: Action) -> None:
+        tile, on = action.tile, action.on
+        if tile in self.parent:
+            raise RuleViolation("unique", f"The {tile} is already on the table.")
+        if on is None:
+            raise RuleViolation("cf.match", (
+                f"Say which tile on the table the {tile} joins ('on')."))
+        if on not in self.parent:
+            raise RuleViolation("cf.match", (
+                f"The {on} is not on the table, so the {tile} cannot join it."))
+        if self.free_places(on) == 0:
+            raise RuleViolation("cf.match", self._full_message(on))
+        unstarted = self.arms_unstarted()
+        if unstarted > 0 and on != self.spinner:
+            started = self.arm_count - unstarted
+            raise RuleViolation("cf.spinner", (
+                f"Only {started} of the spinner's {self.arm_count} arms are started: "
+                f"play on the {self.spinner} until every arm has a tile."))
+        foot = self.restricting_foot()
+        if foot is not None and on != foot:
+            toes = len(self.children[foot])
+            raise RuleViolation("cf.double", (
+                f"The chicken foot on the {foot} has {toes} of its {TOES_PER_FOOT} toes: "
+                f"the next tile must be a toe on the {foot}."))
+        value = self.outer[on]
+        if not tile.has(value):
+            if on == self.spinner:
+                message = (f"Next to the spinner a tile must show {value}: "
+                           f"the {tile} does not fit on the {on}.")
+            else:
+                message = f"The {tile} does not match the open {value} of the {on}."
+            raise RuleViolation("cf.match", message)
+
+    def _full_message(self, on: Tile) -> str:
+        if on == self.spinner:
+            return f"All {self.arm_count} arms of the spinner {on} are started: play on an arm's end."
+        if on.is_double:
+            return f"The {on} has its {TOES_PER_FOOT} toes: play on the end of a toe."
+        return f"The {on} is already covered: play on an open end."
+
+    def _check_draw(self, player: str) -> None:
+        if self.drew_this_turn:
+            raise RuleViolation("cf.draw", (
+                f"{player} has already drawn this turn: play the drawn tile if it fits, otherwise pass."))
+        if self.yard == 0:
+            raise RuleViolation("cf.draw", (
+                f"The yard is empty: {player} plays a tile if they can, otherwise passes."))
+
+    def _check_pass(self, player: str) -> None:
+        if not self.drew_this_turn and self.yard > 0:
+            raise RuleViolation("cf.draw", (
+                f"{player} may pass only after drawing a tile from the yard this turn."))
+
+    def _lay(self, player: str, tile: Tile, on: Tile | None) -> None:
+        if on is None:
+            self.outer[tile] = tile.low
+            self.starter = player
+        elif tile.is_double:
+            self.outer[tile] = tile.low
+            self.newest_foot = tile
+        else:
+            self.outer[tile] = tile.other(self.outer[on])
+        self.laid.append(tile)
+        self.parent[tile] = on
+        self.children[tile] = []
+        if on is not None:
+            self.children[on].append(tile)
+        for value in {tile.low, tile.high}:
+            self.laid_with_value[value] += 1
+        self.hands[player] -= 1
+        self.passes_in_a_row = 0
+        if self.hands[player] == 0:
+            self.end = RoundEnd("domino", player)
+            return
+        if on is None:
+            self.turn_index = self.players.index(player)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn_index = (self.turn_index + 1) % len(self.players)
+        self.drew_this_turn = False
+
+
+def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
+    """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
+    ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
+    nowhere. The table page lights these places."""
+    return [place for place in engine.targets()
+            if engine.is_legal(Action("play", player, tile, on=place))]
+
+
+class ChickenFoot(GameRules):
+    name = "chicken-foot"
+    prefix = "cf"
+    title = "Chicken Foot"
+    default_set = 9
+    sets = (9, 12, 15, 18)
+    Options = ChickenFootOptions
+    Round = ChickenFootRound
+
+    @classmethod
+    def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
+        if highest not in cls.sets:
+            raise RuleViolation("cf.players", f"Chicken Foot is played with a double-9, -12, -15 or -18 set, not double-{highest}.")
+        if len(players) < 2:
+            raise RuleViolation("cf.players", "Chicken Foot needs at least 2 players.")
+        needed = len(players) * options.hand_size
+        if needed > set_size(highest):
+            raise RuleViolation(
+                "cf.players",
+                f"{len(players)} hands of {options.hand_size} need {needed} tiles, but a "
+                f"double-{highest} set has only {set_size(highest)}: choose a bigger set.")
+
+    @classmethod
+    def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
+        return highest + 1
+
+    @classmethod
+    def round_double(cls, number: int, highest: int, options: ChickenFootOptions) -> Tile:
+        value = highest - (number - 1)
+        return Tile(value, value)
+
+    @classmethod
+    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
+                    options: ChickenFootOptions, finished: list[RoundRecord]) -> RoundSetup:
+        # cf.start: whoever holds the round's double starts; the referee learns it from the play.
+        return RoundSetup(
+            players=players, highest=highest, options=options, number=number,
+            double=cls.round_double(number, highest, options), starter=None,
+            hand_size=options.hand_size,
+        )
+
+    @classmethod
+    def hand_points(cls, tiles: Iterable[Tile], options: ChickenFootOptions) -> int:
+        return face_points(tiles, options.double_blank)
+
+    @classmethod
+    def standing(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions,
+                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+        return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
+
+    @classmethod
+    def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:
+        return [
+            f"Double-blank 0-0 counts {options.double_blank} (cf.score).",
+            f"The spinner has {options.arms} arms (cf.spinner); {options.hand_size} tiles each.",
+            "Equal lowest totals: more zero-point rounds wins, then the smallest non-zero round (cf.tie).",
+        ]

@@ -1,0 +1,473 @@
+"""Kozel, "Goat" (`kz.*`): table set-up, its own scoring, and the round engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from referee.rules.base import (
+    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
+    Standing, choice_option, int_option, options_from_json,
+)
+from referee.tiles import Tile, TileError, full_set
+
+HAND_SIZE = 7
+SET_HIGHEST = 6
+OPEN_AT = 12  # kz.score.remember / kz.score.open: a round score over 12 opens the account
+RATING_BASE = 100  # kz.rating: (100 - own points) / 10
+
+
+@dataclass(frozen=True, slots=True)
+class KozelOptions:
+    fish: str = "all"
+    lose_at: int = 101
+    zero_zero: int = 10
+
+    @classmethod
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> "KozelOptions":
+        raw = options_from_json(raw, ("fish", "lose_at", "zero_zero"))
+        return cls(
+            fish=choice_option(raw, "fish", "all", ("all", "one")),
+            lose_at=int_option(raw, "lose_at", 101, low=1, high=10000),
+            zero_zero=int_option(raw, "zero_zero", 10, allowed=(10, 25)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero}
+
+
+
+def lead_order() -> tuple[Tile, ...]:
+    """kz.lead.first's order of precedence for the round-1 lead.
+
+    1-1 … 6-6, then 0-0, then the non-doubles by pip total and then by the higher half
+    (the **Reading** of "next highest": 5-6, 4-6, 3-6, 4-5, 2-6, …).
+    """
+    doubles = [Tile(value, value) for value in range(1, SET_HIGHEST + 1)] + [Tile(0, 0)]
+    others = sorted((tile for tile in full_set(SET_HIGHEST) if not tile.is_double),
+                    key=lambda tile: (tile.pips, tile.high), reverse=True)
+    return tuple(doubles + others)
+
+
+def redeal_check(tiles: Iterable[Tile | str]) -> tuple[bool, str]:
+    """kz.redeal for one dealt hand: (must the tiles be dealt again?, the reason as a sentence).
+
+    A double counts once for its suit (a 4-4 is one tile "of fours").
+    """
+    hand: list[Tile] = []
+    for item in tiles:
+        try:
+            tile = Tile.parse(item)
+        except TileError as error:
+            raise BadRequest(str(error), field="tiles") from None
+        if not tile.in_set(SET_HIGHEST):
+            raise RuleViolation("tiles", f"{tile} is not in a double-6 set.")
+        if tile in hand:
+            raise RuleViolation("unique", f"{tile} is in the hand twice: each tile exists once.")
+        hand.append(tile)
+    if len(hand) != HAND_SIZE:
+        raise RuleViolation("kz.redeal", f"A Kozel hand has {HAND_SIZE} tiles, not {len(hand)}: "
+                                         "enter the whole hand as dealt.")
+    doubles = [tile for tile in hand if tile.is_double]
+    suits = {value: sum(1 for tile in hand if tile.has(value)) for value in range(SET_HIGHEST + 1)}
+    biggest_suit = max(suits, key=lambda value: (suits[value], value))
+    reasons = []
+    if len(doubles) >= 5:
+        reasons.append(f"{len(doubles)} doubles ({', '.join(map(str, sorted(doubles)))})")
+    full_suits = [value for value in range(SET_HIGHEST + 1) if suits[value] >= 6]
+    for value in full_suits:
+        reasons.append(f"{suits[value]} tiles with a {value}")
+    if reasons:
+        return True, (f"Deal again: this hand has {' and '.join(reasons)}, and a hand with 5 or "
+                      "more doubles or 6 or more tiles of one suit is thrown in (kz.redeal).")
+    return False, (f"No redeal: {len(doubles)} double{'s' if len(doubles) != 1 else ''} and at most "
+                   f"{suits[biggest_suit]} tiles of one suit ({biggest_suit}s) — a redeal needs "
+                   "5 doubles or 6 tiles of one suit (kz.redeal).")
+
+
+class KozelRound(RoundEngine):
+    """One round in referee mode (see `kz.*`): a single line with two ends.
+
+    The line is kept as its two ends only (the tile at each end and the value it shows):
+    that is all the rules look at, and it keeps every action O(1). With one tile on the
+    table both ends are that tile, showing its two halves.
+    """
+
+    def __init__(self, setup: RoundSetup) -> None:
+        super().__init__(setup)
+        self.players = tuple(setup.players)
+        self.hands = {name: setup.hand_size for name in self.players}
+        self.bazaar = len(setup.tiles) - setup.hand_size * len(self.players)
+        self.placed: set[Tile] = set()
+        self.end_tiles: list[Tile] = []
+        self.end_values: list[int] = []
+        # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
+        self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
+        self.turn_index: int | None = (self.players.index(self.leader)
+                                       if self.leader in self.players else None)
+        self.result: RoundEnd | None = None
+
+    # ----- queries -------------------------------------------------------------------------
+    def outcome(self) -> RoundEnd | None:
+        return self.result
+
+    def turn(self) -> str | None:
+        if self.result is not None or self.turn_index is None:
+            return None
+        return self.players[self.turn_index]
+
+    def boneyard(self) -> int:
+        return self.bazaar
+
+    def hand_sizes(self) -> dict[str, int]:
+        return dict(self.hands)
+
+    def tiles_on_table(self) -> frozenset[Tile]:
+        return frozenset(self.placed)
+
+    def targets(self) -> list[Any]:
+        if self.result is not None:
+            return []
+        if not self.end_tiles:
+            return [None]
+        if self.end_tiles[0] == self.end_tiles[1]:
+            return [self.end_tiles[0]]
+        return list(self.end_tiles)
+
+    def extra_state(self) -> dict[str, Any]:
+        return {"ends": list(self.end_values)}
+
+    def reminders(self) -> list[dict[str, str]]:
+        if self.result is not None:
+            return []
+        if not self.end_tiles:
+            return [self._lead_reminder()]
+        return [{"rule": "kz.must-play",
+                 "text": "Draw or knock only without a matching tile: a player who can play must play, "
+                         "and a tile drawn that fits must be played."}]
+
+    def _lead_reminder(self) -> dict[str, str]:
+        if self.setup.number > 1:
+            who = (f"{self.leader} went out or made the fish last round, so {self.leader} leads"
+                   if self.leader else "The player who went out or made the fish last round leads")
+            return {"rule": "kz.lead.next", "text": f"{who}, with any tile."}
+        if self.bazaar == 0:
+            return {"rule": "kz.lead.first",
+                    "text": "Round 1: every tile is dealt, so someone holds 1-1: that player leads with it."}
+        return {"rule": "kz.lead.first",
+                "text": "Round 1: whoever holds 1-1 leads with it; if no one does, 2-2, then 3-3 … 6-6, "
+                        "then 0-0; with no double in any hand, 5-6, then the next highest tile."}
+
+    # ----- actions -------------------------------------------------------------------------
+    def check(self, action: Action) -> None:
+        self._plan(action)
+
+    def apply(self, action: Action) -> None:
+        plan = self._plan(action)
+        kind, index = plan[0], plan[1]
+        if kind == "start":
+            self.turn_index = index
+        elif kind == "draw":
+            self.bazaar -= 1
+            self.hands[action.player] += 1
+        elif kind == "pass":
+            self.turn_index = (index + 1) % len(self.players)
+        elif kind == "lead":
+            tile = action.tile
+            self._place(action.player, tile)
+            self.end_tiles = [tile, tile]
+            self.end_values = [tile.low, tile.high]
+            self._after_play(action.player, index)
+        else:  # a play on one end
+            tile, end = action.tile, plan[2]
+            self._place(action.player, tile)
+            self.end_values[end] = tile.other(self.end_values[end])
+            self.end_tiles[end] = tile
+            self._after_play(action.player, index)
+
+    def _place(self, player: str, tile: Tile) -> None:
+        self.placed.add(tile)
+        self.hands[player] -= 1
+
+    def _after_play(self, player: str, index: int) -> None:
+        if self.hands[player] == 0:
+            self.result = RoundEnd("domino", player)  # kz.out, even when the line is also a fish
+        elif self._is_fish():
+            self.result = RoundEnd("fish", player)
+        else:
+            self.turn_index = (index + 1) % len(self.players)
+
+    def _is_fish(self) -> bool:
+        """kz.fish: both ends show one number and its six non-doubles are all on the table."""
+        first, second = self.end_values
+        if first != second:
+            return False
+        return all(Tile(first, other) in self.placed
+                   for other in range(SET_HIGHEST + 1) if other != first)
+
+    def _plan(self, action: Action) -> tuple:
+        """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
+        if action.type == "undo":
+            raise RuleViolation(None, "Undo is done by replaying the round, not by the round itself.")
+        if self.result is not None:
+            rule = "kz.out" if self.result.reason == "domino" else "kz.fish"
+            how = ("went out" if self.result.reason == "domino" else "made the fish")
+            raise RuleViolation(rule, f"The round is over ({self.result.player} {how}): "
+                                      "enter the hands left.")
+        player = action.player
+        if player not in self.hands:
+            raise RuleViolation(None, f"{player!r} is not a player in this game.")
+        index = self.players.index(player)
+        if action.type == "start":
+            return self._plan_start(player, index)
+        if action.type == "leave":
+            raise RuleViolation("kz.rating.left", "Leaving ends the whole game, not a move in the "
+                                                  "round: send it to the game, not the round.")
+        if action.type == "end":
+            raise RuleViolation("kz.bazaar", "Kozel has no 'end' action: each turn is one tile, and "
+                                             "a player with nothing to play draws from the bazaar, "
+                                             "or knocks (pass) once it is empty.")
+        if action.type not in ("play", "draw", "pass"):
+            raise RuleViolation(None, f"A {action.type!r} action does not exist in Kozel.")
+        if not self.end_tiles:
+            return self._plan_lead(action, index)
+        self._check_turn(player)
+        if action.type == "draw":
+            if self.bazaar == 0:
+                raise RuleViolation("kz.bazaar", "The bazaar is empty: with no matching tile, knock "
+                                                 "(pass) instead of drawing.")
+            return ("draw", index)
+        if action.type == "pass":
+            if self.bazaar > 0:
+                count = f"{self.bazaar} tile{'s' if self.bazaar != 1 else ''}"
+                raise RuleViolation("kz.bazaar", f"The bazaar still has {count}: draw one at a time "
+                                                 "until a tile fits; knock only once it is empty.")
+            return ("pass", index)
+        return ("play", index, self._choose_end(action))
+
+    def _plan_start(self, player: str, index: int) -> tuple:
+        rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
+        if self.end_tiles:
+            raise RuleViolation(rule, f"The lead is already on the table: {self.players[self.turn_index]} "
+                                      "is to play, there is no start to name now.")
+        if self.leader is not None and player != self.leader:
+            raise RuleViolation("kz.lead.next", f"{self.leader} went out or made the fish last round, "
+                                                f"so {self.leader} leads, not {player}.")
+        return ("start", index)
+
+    def _plan_lead(self, action: Action, index: int) -> tuple:
+        player = action.player
+        if action.type in ("draw", "pass"):
+            what = "draw from the bazaar" if action.type == "draw" else "knock"
+            raise RuleViolation("kz.bazaar", f"The line is empty and any tile can lead, so there is "
+                                             f"no reason to {what}: lead a tile.")
+        if self.leader is not None and player != self.leader:
+            raise RuleViolation("kz.lead.next", f"{self.leader} went out or made the fish last round, "
+                                                f"so {self.leader} leads, not {player}.")
+        self._check_turn(player)
+        self._check_unique(action.tile)
+        if action.on is not None:
+            raise RuleViolation("kz.match", f"The table is empty: {action.tile} is the lead and "
+                                            f"joins nothing, so it takes no 'on'.")
+        return ("lead", index)
+
+    def _check_turn(self, player: str) -> None:
+        if self.turn_index is not None and self.players[self.turn_index] != player:
+            raise RuleViolation("turn", f"It is {self.players[self.turn_index]}'s turn, not {player}'s.")
+
+    def _check_unique(self, tile: Tile) -> None:
+        if tile in self.placed:
+            raise RuleViolation("unique", f"{tile} is already on the table: each tile exists once.")
+
+    def _describe_ends(self) -> str:
+        first, second = self.end_tiles
+        if first == second:
+            return f"the line is just {first}, showing {self.end_values[0]} and {self.end_values[1]}"
+        return (f"the ends are {self.end_values[0]} (on {first}) and "
+                f"{self.end_values[1]} (on {second})")
+
+    def _choose_end(self, action: Action) -> int:
+        """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
+        tile = action.tile
+        self._check_unique(tile)
+        if action.on is not None:
+            ends = [end for end in (0, 1) if self.end_tiles[end] == action.on]
+            if not ends:
+                where = ("is not at an end of the line" if action.on in self.placed
+                         else "is not on the table")
+                raise RuleViolation("kz.match", f"{action.on} {where}: {self._describe_ends()}.")
+            for end in ends:
+                if tile.has(self.end_values[end]):
+                    return end
+            shown = " or ".join(str(self.end_values[end]) for end in ends)
+            raise RuleViolation("kz.match", f"{tile} does not match the {shown} shown by "
+                                            f"{action.on}: {self._describe_ends()}.")
+        fitting = [end for end in (0, 1) if tile.has(self.end_values[end])]
+        if not fitting:
+            raise RuleViolation("kz.match", f"{tile} matches neither end: {self._describe_ends()}.")
+        if len({self.end_tiles[end] for end in fitting}) > 1:
+            raise RuleViolation("kz.match", f"{tile} fits both ends ({self.end_tiles[0]} and "
+                                            f"{self.end_tiles[1]}): say which one with 'on'.")
+        return fitting[0]
+
+
+class Kozel(GameRules):
+    name = "kozel"
+    prefix = "kz"
+    title = "Kozel"
+    default_set = 6
+    sets = (6,)
+    Options = KozelOptions
+    Round = KozelRound
+
+    @classmethod
+    def check_table(cls, players: tuple[str, ...], highest: int, options: KozelOptions) -> None:
+        if highest != 6:
+            raise RuleViolation("kz.players", f"Kozel is played with a double-6 set only, not double-{highest}.")
+        if not 2 <= len(players) <= 4:
+            raise RuleViolation("kz.players", f"Kozel is for 2–4 players, not {len(players)}.")
+
+    @classmethod
+    def round_count(cls, highest: int, options: KozelOptions) -> None:
+        return None
+
+    @classmethod
+    def round_double(cls, number: int, highest: int, options: KozelOptions) -> None:
+        return None
+
+    @classmethod
+    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
+                    options: KozelOptions, finished: list[RoundRecord]) -> RoundSetup:
+        # kz.lead.next: whoever went out or made the fish leads; unknown in round 1.
+        leader = None
+        if finished:
+            last = finished[-1]
+            leader = last.end.player if last.end.reason in ("domino", "fish", "table") else None
+        return RoundSetup(players=players, highest=highest, options=options, number=number,
+                          double=None, starter=leader, hand_size=HAND_SIZE)
+
+    @classmethod
+    def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
+        tiles = list(tiles)
+        if tiles == [Tile(0, 0)]:
+            return options.zero_zero  # kz.score.zero
+        return sum(tile.pips for tile in tiles)
+
+    @classmethod
+    def standing(cls, players: tuple[str, ...], highest: int, options: KozelOptions,
+                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+        return book_game(players, options, rounds, left)
+
+    @classmethod
+    def rules_in_force(cls, options: KozelOptions) -> list[str]:
+        fish = "fish for all (kz.fish.all)" if options.fish == "all" else "fish to one (kz.fish.one)"
+        return [f"Fish scoring: {fish}.", f"A lone 0-0 counts {options.zero_zero} (kz.score.zero).",
+                f"The goat is the first to {options.lose_at} (kz.goat)."]
+
+
+def half_up(numerator: int, denominator: int = 10) -> int:
+    """``numerator / denominator`` rounded half up (7.5 → 8, 2.5 → 3; not banker's rounding)."""
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def rating_points(own: int, reference: int = RATING_BASE) -> int:
+    """kz.rating / kz.rating.left: ``(reference − own) / 10``, rounded half up, at least 1."""
+    return max(1, half_up(reference - own))
+
+
+def _single_highest(scores: dict[str, int]) -> str | None:
+    top = max(scores.values())
+    leaders = [name for name, score in scores.items() if score == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def book_game(players: tuple[str, ...], options: KozelOptions, rounds: list[RoundRecord],
+              left: str | None = None) -> Standing:
+    """The booked Kozel game (kz.score.*, kz.fish.*, kz.goat, kz.rating*) from its rounds.
+
+    Each round's ``points`` are the hand points (kz.score.hand, kz.score.zero applied).
+    A round's "round score" is what goes through kz.score.remember / kz.score.open: the hand
+    points, except in a fish to one (the taker scores every hand, the others 0) and for the
+    taker of a pot (its hand plus the pot) — both booked by the usual rule.
+    """
+    account = {name: 0 for name in players}
+    is_open = {name: False for name in players}
+    remembered = {name: 0 for name in players}
+    pot = 0
+    ledger: list[dict[str, Any]] = []
+    goats: list[str] = []
+    for record in rounds:
+        if goats:
+            break  # kz.goat: the game ended with the goat; later rounds are not booked
+        hands = {name: int(record.points.get(name, 0)) for name in players}
+        went_out = record.went_out()
+        if went_out not in account:
+            went_out = None  # no empty hand: kozel reads the round as a fish
+        fish = went_out is None
+        shown_before = {name: account[name] if is_open[name] else remembered[name] for name in players}
+        scores = dict(hands)
+        resets: set[str] = set()
+        pot_taker: str | None = None
+        drawn = False
+        if fish and options.fish == "one":
+            taker = _single_highest(hands)
+            if taker is None:
+                drawn = True  # kz.fish.pot: nobody books; the hands go to the pot
+                pot += sum(hands.values())
+                scores = {name: 0 for name in players}
+            else:
+                scores = {name: 0 for name in players}
+                scores[taker] = sum(hands.values())
+                resets = set(players) - {taker}  # kz.fish.one
+        else:
+            if went_out is not None:
+                resets = {went_out}  # kz.score.reset
+            taker = _single_highest(hands) if pot else None
+        if pot and not drawn and taker is not None:
+            pot_taker = taker
+            scores[taker] += pot
+            pot = 0
+        for name in players:
+            if name in resets:
+                remembered[name] = 0
+            if drawn:
+                continue
+            score = scores[name]
+            if is_open[name]:
+                account[name] += score
+            elif score > OPEN_AT:  # kz.score.open
+                is_open[name] = True
+                account[name] += remembered[name] + score
+                remembered[name] = 0
+            else:  # kz.score.remember
+                remembered[name] += score
+        ledger.append({
+            "number": record.number,
+            "fish": fish,
+            "pot": pot,
+            "players": {name: {
+                "before": shown_before[name],
+                "hand": hands[name],
+                "points": scores[name],
+                "after": account[name] if is_open[name] else remembered[name],
+                "open": is_open[name],
+                "remembered": remembered[name],
+                "took_pot": name == pot_taker,
+            } for name in players},
+        })
+        reached = [name for name in players if account[name] >= options.lose_at]
+        if reached:
+            worst = max(account[name] for name in reached)
+            goats = [name for name in reached if account[name] == worst]
+    extra: dict[str, Any] = {"remembered": dict(remembered), "pot": pot, "ledger": ledger}
+    standing = Standing(totals=dict(account), extra=extra)
+    if goats:
+        standing.finished = True
+        extra["goats"] = goats
+        extra["rating"] = {name: rating_points(account[name]) for name in players if name not in goats}
+    elif left is not None and left in account:
+        standing.finished = True
+        extra["goats"] = []
+        extra["left"] = left
+        extra["rating"] = {name: rating_points(account[name], account[left])
+                           for name in players if name != left}
+    return standing

@@ -1,0 +1,534 @@
+"""Mexican Train (`mt.*`): table set-up, scoring, and the round engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from referee.rules.base import (
+    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
+    Standing, choice_option, face_points, int_option, options_from_json,
+)
+from referee.rules.scoring import lowest_total_standing
+from referee.tiles import Tile, set_size
+
+# mt.deal: tiles per player by set and number of players.
+DEAL = {
+    12: {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9},
+    9: {2: 15, 3: 13, 4: 10},
+}
+BIG_SET_HAND = 11  # double-15 / double-18 with 9–12 players (mt.deal)
+
+
+@dataclass(frozen=True, slots=True)
+class MexicanTrainOptions:
+    double_blank: int = 50
+    first_turn: str = "single"
+    doubles_order: str = "oldest"
+    hand_size: int | None = None
+    first_double: int | None = None
+    last_double: int = 0
+    tie_break: str = "share"
+
+    @classmethod
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> "MexicanTrainOptions":
+        raw = options_from_json(raw, (
+            "double_blank", "first_turn", "doubles_order", "hand_size", "first_double",
+            "last_double", "tie_break"))
+        first = int_option(raw, "first_double", highest, low=0, high=highest)
+        last = int_option(raw, "last_double", 0, low=0, high=highest)
+        if last > first:
+            raise BadRequest("'last_double' must not be higher than 'first_double'.", field="last_double")
+        return cls(
+            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
+            first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),
+            doubles_order=choice_option(raw, "doubles_order", "oldest", ("oldest", "newest")),
+            hand_size=int_option(raw, "hand_size", None, low=1, high=190),
+            first_double=first,
+            last_double=last,
+            tie_break=choice_option(raw, "tie_break", "share", ("share", "chicken-foot")),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "double_blank": self.double_blank, "first_turn": self.first_turn,
+            "doubles_order": self.doubles_order, "hand_size": self.hand_size,
+            "first_double": self.first_double, "last_double": self.last_double,
+            "tie_break": self.tie_break,
+        }
+
+
+def standard_hand_size(highest: int, player_count: int) -> int | None:
+    """The hand mt.players/mt.deal allow without an override, or None if they do not."""
+    if highest in DEAL:
+        return DEAL[highest].get(player_count)
+    if highest in (15, 18) and 9 <= player_count <= 12:
+        return BIG_SET_HAND
+    return None
+
+
+MEXICAN = "mexican"  # the `train` key of the Mexican train (mt.train)
+
+
+@dataclass
+class Train:
+    """One train growing from the engine: its tiles (engine outwards), open end and marker."""
+
+    owner: str | None  # None for the Mexican train
+    tiles: list[Tile]
+    open_end: int
+    marker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UncoveredDouble:
+    """A double at the open end of a train (mt.double.open), with when it was played."""
+
+    train: str
+    tile: Tile
+    order: int        # position among all doubles played this round (mt.double.order)
+    turn: int         # number of the turn it was played in
+    first_turn: bool  # ends a first-turn train with first_turn = build (mt.first-turn.double)
+
+
+class MexicanTrainRound(RoundEngine):
+    """One round in referee mode (see `mt.*`).
+
+    The engine sees only what is logged (plays, draws, passes), so it tracks hand sizes and
+    the boneyard, never hand contents. Turns are counted from 0; with ``first_turn = build``
+    the first ``len(players)`` turns are the players' first turns.
+    """
+
+    def __init__(self, setup: RoundSetup) -> None:
+        super().__init__(setup)
+        self._players = tuple(setup.players)
+        highest = setup.highest
+        self._engine = setup.double if setup.double is not None else Tile(highest, highest)
+        self._build = _option(setup, "first_turn", "single") == "build"
+        self._newest_first = _option(setup, "doubles_order", "oldest") == "newest"
+        self._trains: dict[str, Train] = {
+            name: Train(name, [], self._engine.high) for name in self._players}
+        self._trains[MEXICAN] = Train(None, [], self._engine.high)
+        self._hands = {name: setup.hand_size for name in self._players}
+        # mt.deal / hidden: the engine is set aside before the deal.
+        self._boneyard = max(0, set_size(highest) - 1 - len(self._players) * setup.hand_size)
+        self._table: set[Tile] = {self._engine}
+        # How many tiles carrying each value are on the table: makes mt.double.dead O(1).
+        self._on_table_with = [0] * (highest + 1)
+        self._on_table_with[self._engine.high] = 1
+        starter = setup.starter if setup.starter in self._players else self._players[0]
+        self._turn_index = self._players.index(starter)
+        self._turn_number = 0
+        self._begun = False           # a play, draw, pass or end was accepted (mt.start)
+        self._drawn = False           # drew since the turn began or the last double in it
+        self._laid = 0                # tiles laid in the current turn
+        self._turn_doubles = 0        # doubles laid in the current turn (mt.double.follow)
+        self._follow_up_owed = False  # the player on turn laid a double and plays again
+        self._uncovered: list[UncoveredDouble] = []  # in the order they were played
+        self._doubles_played = 0
+        self._passes_in_a_row = 0     # mt.end.blocked
+        self._one_tile_done: str | None = None  # who just ended a turn with a tile (mt.one-tile)
+        self._outcome: RoundEnd | None = None
+
+    # ----------------------------------------------------------------- queries
+
+    def outcome(self) -> RoundEnd | None:
+        return self._outcome
+
+    def turn(self) -> str | None:
+        return None if self._outcome else self._players[self._turn_index]
+
+    def boneyard(self) -> int:
+        return self._boneyard
+
+    def hand_sizes(self) -> dict[str, int]:
+        return dict(self._hands)
+
+    def tiles_on_table(self) -> frozenset[Tile]:
+        return frozenset(self._table)
+
+    def targets(self) -> list[str]:
+        return list(self._trains)
+
+    def trains(self) -> dict[str, Train]:
+        """The trains by key (players, then ``"mexican"``); read only."""
+        return self._trains
+
+    def in_first_turn(self) -> bool:
+        """True while the player on turn builds their first train (first_turn = build)."""
+        return self._build and self._turn_number < len(self._players)
+
+    def open_doubles(self) -> list[UncoveredDouble]:
+        """Every uncovered double that restricts play, in the order they must be satisfied:
+        dead ones (mt.double.dead) and first-turn ones still waiting
+        (mt.first-turn.double) are left out."""
+        live = [double for double in self._uncovered
+                if not self._is_dead(double.tile) and not self._waits_for_first_turns(double)]
+        if self._newest_first:
+            live.reverse()
+        return live
+
+    def extra_state(self) -> dict[str, Any]:
+        return {
+            "trains": {
+                key: {"tiles": [str(tile) for tile in train.tiles], "open": train.open_end,
+                      "marker": train.marker}
+                for key, train in self._trains.items()
+            },
+            "open_doubles": [str(double.tile) for double in self.open_doubles()],
+        }
+
+    def reminders(self) -> list[dict[str, str]]:
+        notes = [
+            {"rule": "mt.last-tile",
+             "text": f"{name} has one tile left and must announce it (tap it on the table)."}
+            for name in self._players if self._hands[name] == 1
+        ]
+        if self._outcome is None:
+            player = self._players[self._turn_index]
+            required = self._requirement()
+            if self.in_first_turn():
+                text = (f"{player}: lay every tile you can on your own train, then end the turn; "
+                        "draw only if you cannot start it.")
+            elif required is not None:
+                text = (f"{player} must play on the {required[0].tile} on "
+                        f"{self._train_label(required[0].train)} if a tile in the hand fits it.")
+            else:
+                text = (f"{player} must play a tile that fits an available train; drawing or "
+                        "passing is only for a hand with no such tile.")
+            notes.append({"rule": "mt.must-play", "text": text})
+        return notes
+
+    # ----------------------------------------------------------------- actions
+
+    def check(self, action: Action) -> None:
+        if action.type == "start":
+            self._check_start(action)
+            return
+        if action.type in ("leave", "undo"):
+            raise RuleViolation(None, f"'{action.type}' is not an action of a Mexican Train round.")
+        self._check_not_over()
+        self._check_player(action.player)
+        if action.type == "play":
+            self._check_play(action)
+        elif action.type == "draw":
+            self._check_draw(action.player)
+        elif action.type == "pass":
+            self._check_pass(action.player)
+        elif action.type == "end":
+            self._check_end(action.player)
+        else:
+            raise RuleViolation(None, f"'{action.type}' is not an action of a Mexican Train round.")
+
+    def apply(self, action: Action) -> None:
+        self.check(action)
+        if action.type == "start":
+            self._turn_index = self._players.index(action.player)
+            return
+        self._begun = True
+        self._one_tile_done = None
+        if action.type == "play":
+            self._apply_play(action.player, action.tile, action.train)
+        elif action.type == "draw":
+            self._boneyard -= 1
+            self._hands[action.player] += 1
+            self._drawn = True
+        elif action.type == "pass":
+            self._trains[action.player].marker = True  # mt.marker.place
+            self._passes_in_a_row += 1
+            self._end_turn()
+            if self._passes_in_a_row >= len(self._players) and self._boneyard == 0:
+                self._outcome = RoundEnd("blocked", None)
+        elif action.type == "end":
+            self._end_turn()
+
+    # ----------------------------------------------------------------- checks
+
+    def _check_start(self, action: Action) -> None:
+        self._check_not_over()
+        self._check_player(action.player)
+        if self._begun:
+            raise RuleViolation(
+                "mt.start", "The round has already begun: the starting player can no longer change.")
+
+    def _check_not_over(self) -> None:
+        if self._outcome is None:
+            return
+        if self._outcome.reason == "domino":
+            raise RuleViolation(
+                "mt.end.domino",
+                f"The round is over: {self._outcome.player} went out. Enter the hands left.")
+        raise RuleViolation("mt.end.blocked", "The round is over, blocked: enter the hands left.")
+
+    def _check_player(self, player: str | None) -> None:
+        if player not in self._hands:
+            raise RuleViolation(None, f"{player!r} is not playing in this game.")
+
+    def _check_turn(self, player: str, kind: str) -> None:
+        on_turn = self._players[self._turn_index]
+        if player == on_turn:
+            return
+        if kind == "play" and player == self._one_tile_done:
+            raise RuleViolation(
+                "mt.one-tile", f"{player} has already laid a tile this turn: it is {on_turn}'s turn now.")
+        raise RuleViolation("turn", f"It is {on_turn}'s turn, not {player}'s.")
+
+    def _check_play(self, action: Action) -> None:
+        player, tile, key = action.player, action.tile, action.train
+        self._check_turn(player, "play")
+        if tile is None:
+            raise RuleViolation("tiles", "Say which tile is played, written like \"5-12\".")
+        if key is None or key not in self._trains:
+            raise RuleViolation(
+                "mt.train", f"There is no train {key!r}: name a player's train or \"mexican\".")
+        if tile in self._table:
+            where = "it is the engine in the hub" if tile == self._engine else "it is already on the table"
+            raise RuleViolation("unique", f"The {tile} cannot be played: {where}.")
+        train = self._trains[key]
+        if self.in_first_turn():
+            if key != player:
+                raise RuleViolation(
+                    "mt.first-turn",
+                    f"In the first turn {player} builds on their own train only, not on "
+                    f"{self._train_label(key)}.")
+        else:
+            self._check_doubles(player, key)
+            if self._requirement() is None and not self._available(player, key):
+                raise RuleViolation(
+                    "mt.train.available",
+                    f"{self._train_label(key, capital=True)} has no marker: {player} may play "
+                    "only on their own train, the Mexican train or a marked train.")
+        if not tile.has(train.open_end):
+            raise RuleViolation(
+                "mt.match",
+                f"The {tile} does not match {self._train_label(key)}, whose open end is "
+                f"{train.open_end}.")
+
+    def _check_doubles(self, player: str, key: str) -> None:
+        requirement = self._requirement()
+        if requirement is None:
+            return
+        target, reason = requirement
+        if key == target.train:
+            return
+        others = {double.train: double for double in self.open_doubles()}
+        where = f"the {target.tile} on {self._train_label(target.train)}"
+        if reason == "follow":
+            if key in others and others[key].turn == self._turn_number:
+                raise RuleViolation(
+                    "mt.double.order",
+                    f"{player} played {self._turn_doubles} doubles this turn: the next tile goes on "
+                    f"{where} before the {others[key].tile}.")
+            raise RuleViolation(
+                "mt.double.follow",
+                f"{player} played {self._turn_doubles} doubles this turn: the follow-up tile must "
+                f"go on {where}.")
+        if key in others:
+            age = "newest" if self._newest_first else "oldest"
+            raise RuleViolation(
+                "mt.double.order",
+                f"The {target.tile} on {self._train_label(target.train)} is the {age} open double: "
+                f"play on it before the {others[key].tile}.")
+        raise RuleViolation(
+            "mt.double.open",
+            f"The {target.tile} on {self._train_label(target.train)} is open: play on it first.")
+
+    def _check_draw(self, player: str) -> None:
+        self._check_turn(player, "draw")
+        if self.in_first_turn() and self._laid:
+            raise RuleViolation(
+                "mt.first-turn",
+                f"{player} has laid tiles in this first turn: no draw now, end the turn instead.")
+        if self._drawn:
+            again = " since the last double" if self._turn_doubles else " this turn"
+            raise RuleViolation(
+                "mt.draw",
+                f"{player} has already drawn{again}: play the drawn tile if it fits, or pass.")
+        if self._boneyard == 0:
+            raise RuleViolation("mt.draw", "The boneyard is empty: nothing to draw, pass instead.")
+
+    def _check_pass(self, player: str) -> None:
+        self._check_turn(player, "pass")
+        if self.in_first_turn() and self._laid:
+            raise RuleViolation(
+                "mt.first-turn",
+                f"{player} has laid tiles in this first turn: end the turn instead of passing.")
+        if not self._drawn and self._boneyard > 0:
+            since = "since the last double" if self._turn_doubles else "this turn"
+            raise RuleViolation(
+                "mt.marker.place",
+                f"{player} has not drawn {since}: draw a tile first, pass only if it does not fit.")
+
+    def _check_end(self, player: str) -> None:
+        self._check_turn(player, "end")
+        if self._follow_up_owed:
+            raise RuleViolation(
+                "mt.double.follow",
+                f"{player} played a double: play again, or draw, and pass if nothing fits.")
+        if not self.in_first_turn():
+            raise RuleViolation(
+                "mt.first-turn",
+                "Only a first turn built with several tiles is ended with 'end': a turn ends by "
+                "itself after one tile.")
+        if not self._laid:
+            raise RuleViolation(
+                "mt.first-turn",
+                f"{player} has laid no tile this turn: play one, or draw, and pass if it does not fit.")
+
+    # ----------------------------------------------------------------- changes
+
+    def _apply_play(self, player: str, tile: Tile, key: str) -> None:
+        train = self._trains[key]
+        train.open_end = tile.other(train.open_end)
+        train.tiles.append(tile)
+        self._table.add(tile)
+        self._on_table_with[tile.low] += 1
+        if not tile.is_double:
+            self._on_table_with[tile.high] += 1
+        self._uncovered = [double for double in self._uncovered if double.train != key]
+        if train.owner == player:
+            train.marker = False  # mt.marker.remove
+        self._hands[player] -= 1
+        self._laid += 1
+        self._passes_in_a_row = 0
+        first_turn = self.in_first_turn()
+        if tile.is_double:
+            self._uncovered.append(UncoveredDouble(
+                key, tile, self._doubles_played, self._turn_number, first_turn))
+            self._doubles_played += 1
+        if self._hands[player] == 0:
+            # mt.end.domino / mt.double.last: out at once, no follow-up owed.
+            self._outcome = RoundEnd("domino", player)
+            return
+        if first_turn:
+            return  # the player goes on building and ends the turn with `end`
+        if tile.is_double:
+            self._turn_doubles += 1
+            self._follow_up_owed = True
+            self._drawn = False  # mt.draw: one more draw after each double
+            return
+        self._one_tile_done = player
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self._turn_number += 1
+        self._turn_index = (self._turn_index + 1) % len(self._players)
+        self._drawn = False
+        self._laid = 0
+        self._turn_doubles = 0
+        self._follow_up_owed = False
+
+    # ----------------------------------------------------------------- helpers
+
+    def _requirement(self) -> tuple[UncoveredDouble, str] | None:
+        """The double the next tile must go on, and why: ``"open"`` (mt.double.open, from
+        an earlier turn) or ``"follow"`` (two or more doubles laid in this turn)."""
+        live = self.open_doubles()
+        earlier = [double for double in live if double.turn < self._turn_number]
+        if earlier:
+            return earlier[0], "open"
+        if self._follow_up_owed and self._turn_doubles >= 2:
+            current = [double for double in live if double.turn == self._turn_number]
+            if current:
+                return current[0], "follow"
+        return None
+
+    def _available(self, player: str, key: str) -> bool:
+        # mt.train.available
+        return key == player or key == MEXICAN or self._trains[key].marker
+
+    def _is_dead(self, double: Tile) -> bool:
+        # mt.double.dead: every tile carrying its number (the double included) is on the table.
+        return self._on_table_with[double.high] == self.setup.highest + 1
+
+    def _waits_for_first_turns(self, double: UncoveredDouble) -> bool:
+        return double.first_turn and self._turn_number < len(self._players)
+
+    def _train_label(self, key: str, capital: bool = False) -> str:
+        if key == MEXICAN:
+            return "The Mexican train" if capital else "the Mexican train"
+        return f"{key}'s train"
+
+
+def _option(setup: RoundSetup, name: str, default: str) -> str:
+    return getattr(setup.options, name, default) or default
+
+
+def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
+    """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
+    tile = Tile.parse(tile)
+    return [key for key in engine.targets()
+            if engine.is_legal(Action("play", player, tile, key))]
+
+
+class MexicanTrain(GameRules):
+    name = "mexican-train"
+    prefix = "mt"
+    title = "Mexican Train"
+    default_set = 12
+    sets = (9, 12, 15, 18)
+    Options = MexicanTrainOptions
+    Round = MexicanTrainRound
+
+    @classmethod
+    def hand_size(cls, highest: int, player_count: int, options: MexicanTrainOptions) -> int:
+        return options.hand_size or standard_hand_size(highest, player_count) or 0
+
+    @classmethod
+    def check_table(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions) -> None:
+        count = len(players)
+        if highest not in cls.sets:
+            raise RuleViolation("mt.players", f"Mexican Train is played with a double-9, -12, -15 or -18 set, not double-{highest}.")
+        if count < 2:
+            raise RuleViolation("mt.players", "Mexican Train needs at least 2 players.")
+        if options.hand_size is None:
+            if standard_hand_size(highest, count) is None:
+                allowed = {9: "2–4", 12: "2–8", 15: "9–12", 18: "9–12"}[highest]
+                raise RuleViolation(
+                    "mt.players",
+                    f"A double-{highest} set is for {allowed} players, not {count}: "
+                    f"choose another set or set the hand size.")
+            return
+        needed = count * options.hand_size + 1
+        if needed > set_size(highest):
+            raise RuleViolation(
+                "mt.deal",
+                f"{count} hands of {options.hand_size} plus the engine need {needed} tiles, "
+                f"but a double-{highest} set has only {set_size(highest)}.")
+
+    @classmethod
+    def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
+        return options.first_double - options.last_double + 1
+
+    @classmethod
+    def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:
+        value = options.first_double - (number - 1)
+        return Tile(value, value)
+
+    @classmethod
+    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
+                    options: MexicanTrainOptions, finished: list[RoundRecord]) -> RoundSetup:
+        # mt.start default: the first player entered starts round 1, then one seat clockwise.
+        return RoundSetup(
+            players=players, highest=highest, options=options, number=number,
+            double=cls.round_double(number, highest, options),
+            starter=players[(number - 1) % len(players)],
+            hand_size=cls.hand_size(highest, len(players), options),
+        )
+
+    @classmethod
+    def hand_points(cls, tiles: Iterable[Tile], options: MexicanTrainOptions) -> int:
+        return face_points(tiles, options.double_blank)
+
+    @classmethod
+    def standing(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions,
+                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+        return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
+
+    @classmethod
+    def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:
+        lines = [f"Double-blank 0-0 counts {options.double_blank} (mt.score)."]
+        if options.tie_break == "chicken-foot":
+            lines.append("Equal lowest totals are decided by the Chicken Foot tie-break (cf.tie).")
+        else:
+            lines.append("Equal lowest totals share the win (mt.winner).")
+        return lines

@@ -1,0 +1,71 @@
+"""The web layer: the application factory and its blueprints (pages, API)."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, g
+from flask_wtf.csrf import CSRFProtect
+
+from referee.store import Store
+
+csrf = CSRFProtect()
+ROOT = Path(__file__).resolve().parents[2]
+MAX_BODY = 64 * 1024
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__, instance_relative_config=True,
+        template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.environ.get("REFEREE_DB") or os.path.join(app.instance_path, "referee.db"),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        JSON_SORT_KEYS=False,
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if test_config is not None:
+        app.config.update(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    csrf.init_app(app)
+    store = Store(app.config["DATABASE"])
+    store.migrate()
+    store.close()
+
+    from referee.web import api, pages
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
+    app.register_blueprint(pages.bp)
+    app.teardown_appcontext(close_store)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """A per-installation key, made once, so sessions survive restarts."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def get_store() -> Store:
+    from flask import current_app
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"])
+    return g.store
+
+
+def close_store(_error: BaseException | None = None) -> None:
+    store = g.pop("store", None)
+    if store is not None:
+        store.close()
