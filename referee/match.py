@@ -301,11 +301,18 @@ class Match:
                 raise RuleViolation("hidden", f"{name} holds {sizes[name]} tiles by the log, but {len(tiles)} were entered.")
             points[name] = self.rules.hand_points(tiles, config.options)
             entries[name] = [str(t) for t in tiles]
-        empty = [p for p in players if entries[p] == [] or entries[p] == 0]
+        # An empty list is a hand that went out; a typed 0 is one too in Kozel (API.md), but
+        # elsewhere 0 may also be a lone 0-0 worth nothing, so it only names who went out
+        # when it is the only zero.
+        emptied = [p for p in players if entries[p] == []]
+        zeros = [p for p in players if entries[p] == 0]
+        if config.game == "kozel":
+            emptied, zeros = emptied + zeros, []
         end_rule = END_RULE[config.game]
-        if len(empty) > 1:
-            raise RuleViolation(end_rule, f"Only one player can go out in a round, but {empty[0]} and {empty[1]} have empty hands.")
-        end = self._round_end(number, previous, empty[0] if empty else None)
+        if len(emptied) > 1:
+            raise RuleViolation(end_rule, f"Only one player can go out in a round, but {emptied[0]} and {emptied[1]} have empty hands.")
+        out = emptied[0] if emptied else zeros[0] if len(zeros) == 1 else None
+        end = self._round_end(number, previous, out)
         if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
             raise RuleViolation(end_rule, f"{end.player} went out, so their hand must be empty.")
         double = self.rules.round_double(number, config.highest, config.options)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 SET_SIZES = (6, 9, 12, 15, 18)
-_TILE_TEXT = re.compile(r"^\s*(\d{1,2})\s*[-|:/]\s*(\d{1,2})\s*$")
+_TILE_TEXT = re.compile(r"^\s*([0-9]{1,2})\s*[-|:/]\s*([0-9]{1,2})\s*$")
 
 
 class TileError(ValueError):

@@ -366,7 +366,7 @@ class Kozel(GameRules):
 
 def half_up(numerator: int, denominator: int = 10) -> int:
     """``numerator / denominator`` rounded half up (7.5 → 8, 2.5 → 3; not banker's rounding)."""
-    return (2 * numerator + denominator) // (2 * denominator)
+    return round(numerator / denominator)
 
 
 def rating_points(own: int, reference: int = RATING_BASE) -> int:

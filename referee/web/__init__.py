@@ -10,6 +10,7 @@ from flask import Flask, g
 from flask_wtf.csrf import CSRFProtect
 
 from referee.store import Store
+from referee.web.tiles_svg import tile_svg
 
 csrf = CSRFProtect()
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,10 +42,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     store.migrate()
     store.close()
 
-    from referee.web import api, pages
+    from referee.web import api, pages, table
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(pages.bp)
+    app.register_blueprint(table.bp)
+    app.jinja_env.globals["tile_svg"] = tile_svg
     app.teardown_appcontext(close_store)
     return app
 

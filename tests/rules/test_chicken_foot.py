@@ -251,7 +251,9 @@ def test_dead_foot_stops_restricting():
     assert state["arms"][3][-1]["dead"] is True
     run(engine, ["play 1-7 on 1-1", "play 1-8 on 1-1"])
     assert engine.extra_state()["foot"] is None
-    assert "1-1" not in [end["on"] for end in engine.extra_state()["open_ends"]]
+    # Its third toe place stays an open end, like any end no tile can match any more.
+    assert {"on": "1-1", "value": 1, "free": 1} in engine.extra_state()["open_ends"]
+    assert engine.extra_state()["arms"][3][-1]["dead"] is True
 
 
 def test_foot_with_enough_tiles_left_restricts():
@@ -446,8 +448,8 @@ def test_random_full_round(table, rng: random.Random):
     while holder is None:
         assert engine.turn() is None
         drawer = players[seat]
-        assert_refused_changes_nothing(engine, Action("play", drawer, yard[-1]), "cf.start") \
-            if yard[-1] != spinner else None
+        if yard[-1] != spinner:
+            assert_refused_changes_nothing(engine, Action("play", drawer, yard[-1]), "cf.start")
         tile = yard.pop()
         accept(Action("draw", drawer))
         hands[drawer].append(tile)
