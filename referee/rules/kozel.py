@@ -35,7 +35,6 @@ class KozelOptions:
         return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero}
 
 
-
 def lead_order() -> tuple[Tile, ...]:
     """kz.lead.first's order of precedence for the round-1 lead.
 
@@ -366,7 +365,7 @@ class Kozel(GameRules):
 
 def half_up(numerator: int, denominator: int = 10) -> int:
     """``numerator / denominator`` rounded half up (7.5 → 8, 2.5 → 3; not banker's rounding)."""
-    return round(numerator / denominator)
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def rating_points(own: int, reference: int = RATING_BASE) -> int:

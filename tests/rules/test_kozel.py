@@ -607,7 +607,7 @@ def test_seed_pot_of_35_waits_for_a_single_highest_score():
 
 def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
     rounds = [fish(1, "Alex", Masha=25, Alex=60, Olya=30, Serg=14),
-              fish(2, "Alex", Masha=0 + 1, Alex=41, Olya=2, Serg=3)]
+              fish(2, "Alex", Masha=1, Alex=41, Olya=2, Serg=3)]
     standing = book(rounds)
     assert standing.totals == {"Masha": 26, "Alex": 101, "Olya": 32, "Serg": 17}
     assert standing.finished is True
