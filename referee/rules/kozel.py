@@ -267,7 +267,22 @@ class KozelRound(RoundEngine):
         if action.on is not None:
             raise RuleViolation("kz.match", f"The table is empty: {action.tile} is the lead and "
                                             f"joins nothing, so it takes no 'on'.")
+        if self.setup.number == 1:
+            self._check_first_lead(action.tile)
         return ("lead", index)
+
+    def _check_first_lead(self, tile: Tile) -> None:
+        """kz.lead.first, as far as public information decides it: a lead is impossible when
+        more tiles come before it in the lead order than the bazaar can hide (with 4 players
+        every tile is dealt, so 1-1 must lead)."""
+        ahead = lead_order().index(tile)
+        if ahead > self.bazaar:
+            first = lead_order()[0]
+            must = (f"every tile is dealt, so someone holds {first} and leads with it"
+                    if self.bazaar == 0 else
+                    f"only {self.bazaar} tiles are in the bazaar, so one of the {ahead} tiles "
+                    f"before {tile} in the lead order is in a hand and leads instead")
+            raise RuleViolation("kz.lead.first", f"{tile} cannot lead round 1: {must}.")
 
     def _check_turn(self, player: str) -> None:
         if self.turn_index is not None and self.players[self.turn_index] != player:

@@ -20,8 +20,11 @@ SEED = ("Masha", "Alex", "Olya", "Serg")
 
 
 # ----- helpers -------------------------------------------------------------------------------
-def new_round(players=TWO, number=1, starter=None, options=KozelOptions()) -> KozelRound:
-    """A round built the way the game builds it: round_setup from the finished rounds."""
+def new_round(players=TWO, number=2, starter=None, options=KozelOptions()) -> KozelRound:
+    """A round built the way the game builds it: round_setup from the finished rounds.
+
+    By default a later round whose leader is unknown, so any player may lead any tile;
+    round 1 (kz.lead.first) is asked for explicitly."""
     finished = []
     if number > 1:
         end = RoundEnd("domino", starter) if starter else RoundEnd("table", None)
@@ -93,6 +96,14 @@ SITUATIONS = [
     (THREE, 1, None, "Caro start", "Ana 1-1", "turn"),
     (THREE, 1, None, "Caro start", "Caro 1-1", None),
     (TWO, 1, None, "Ana 1-1", "Ben start", "kz.lead.first"),
+    # kz.lead.first as public information decides it: no more tiles ahead of the lead
+    # in the lead order than the bazaar can hide
+    (FOUR, 1, None, "", "Ana 6-6", "kz.lead.first"),
+    (FOUR, 1, None, "", "Ana 5-6", "kz.lead.first"),
+    (THREE, 1, None, "", "Ana 0-0", None),
+    (THREE, 1, None, "", "Ana 5-6", None),
+    (THREE, 1, None, "", "Ana 4-6", "kz.lead.first"),
+    (TWO, 1, None, "", "Ana 2-6", None),
     # kz.lead.next: the player who went out or made the fish leads, with any tile
     (THREE, 2, "Ben", "", "Ana start", "kz.lead.next"),
     (THREE, 2, "Ben", "", "Ben start", None),
@@ -119,29 +130,29 @@ SITUATIONS = [
     (TWO, 1, None, "Ana 4-6, Ben 4-4 on 4-6", "Ana 4-6 on 4-4", "unique"),
     # turn
     (TWO, 1, None, "Ana 3-5", "Ana 5-6 on 3-5", "turn"),
-    (THREE, 1, None, "Ana 3-5", "Caro draw", "turn"),
-    (FOUR, 1, None, "Ana 3-5", "Caro pass", "turn"),
+    (THREE, 2, None, "Ana 3-5", "Caro draw", "turn"),
+    (FOUR, 2, None, "Ana 3-5", "Caro pass", "turn"),
     # kz.bazaar: draw one at a time while there are tiles, knock only when it is empty
     (TWO, 1, None, "Ana 3-5", "Ben draw", None),
     (TWO, 1, None, "Ana 3-5", "Ben pass", "kz.bazaar"),
     (TWO, 1, None, "Ana 3-5, Ben draw", "Ben draw", None),
     (TWO, 1, None, "Ana 3-5, Ben draw", "Ben 5-5 on 3-5", None),
     (TWO, 1, None, "Ana 3-5, Ben draw", "Ana 5-5 on 3-5", "turn"),
-    (FOUR, 1, None, "Ana 3-5", "Ben draw", "kz.bazaar"),
-    (FOUR, 1, None, "Ana 3-5", "Ben pass", None),
+    (FOUR, 2, None, "Ana 3-5", "Ben draw", "kz.bazaar"),
+    (FOUR, 2, None, "Ana 3-5", "Ben pass", None),
     (TWO, 1, None, "Ana 3-5" + ", Ben draw" * 14, "Ben draw", "kz.bazaar"),
     (TWO, 1, None, "Ana 3-5" + ", Ben draw" * 14, "Ben pass", None),
-    (THREE, 1, None, "Ana 3-5" + ", Ben draw" * 6, "Ben pass", "kz.bazaar"),
-    (THREE, 1, None, "Ana 3-5" + ", Ben draw" * 7, "Ben pass", None),
+    (THREE, 2, None, "Ana 3-5" + ", Ben draw" * 6, "Ben pass", "kz.bazaar"),
+    (THREE, 2, None, "Ana 3-5" + ", Ben draw" * 7, "Ben pass", None),
     # actions Kozel has no use for
     (TWO, 1, None, "Ana 3-5", "Ben end", "kz.bazaar"),
     (TWO, 1, None, "Ana 3-5", "Ben leave", "kz.rating.left"),
     # kz.out and kz.fish: the round is over, everything after is refused
-    (FOUR, 1, None, ANA_GOES_OUT, "Ana 5-6 on 4-5", None),
-    (FOUR, 1, None, ANA_GOES_OUT + ", Ana 5-6 on 4-5", "Ben 6-6 on 5-6", "kz.out"),
-    (FOUR, 1, None, ANA_GOES_OUT + ", Ana 5-6 on 4-5", "Ben pass", "kz.out"),
-    (FOUR, 1, None, FISH_LINE + ", Ana 2-5 on 3-5", "Ben 2-2 on 2-5", "kz.fish"),
-    (FOUR, 1, None, FISH_LINE + ", Ana 2-5 on 3-5", "Ben start", "kz.fish"),
+    (FOUR, 2, None, ANA_GOES_OUT, "Ana 5-6 on 4-5", None),
+    (FOUR, 2, None, ANA_GOES_OUT + ", Ana 5-6 on 4-5", "Ben 6-6 on 5-6", "kz.out"),
+    (FOUR, 2, None, ANA_GOES_OUT + ", Ana 5-6 on 4-5", "Ben pass", "kz.out"),
+    (FOUR, 2, None, FISH_LINE + ", Ana 2-5 on 3-5", "Ben 2-2 on 2-5", "kz.fish"),
+    (FOUR, 2, None, FISH_LINE + ", Ana 2-5 on 3-5", "Ben start", "kz.fish"),
 ]
 
 
@@ -303,9 +314,9 @@ def test_a_fish_made_with_the_last_tile_is_went_out():
 
 # ----- reminders -----------------------------------------------------------------------------
 def test_reminders_show_who_leads_and_then_must_play():
-    assert [r["rule"] for r in new_round(THREE).reminders()] == ["kz.lead.first"]
-    assert "1-1" in new_round(THREE).reminders()[0]["text"]
-    assert "every tile is dealt" in new_round(FOUR).reminders()[0]["text"]
+    assert [r["rule"] for r in new_round(THREE, number=1).reminders()] == ["kz.lead.first"]
+    assert "1-1" in new_round(THREE, number=1).reminders()[0]["text"]
+    assert "every tile is dealt" in new_round(FOUR, number=1).reminders()[0]["text"]
     later = new_round(THREE, number=2, starter="Caro").reminders()
     assert later[0]["rule"] == "kz.lead.next" and "Caro" in later[0]["text"]
     assert new_round(THREE, number=2).reminders()[0]["rule"] == "kz.lead.next"
