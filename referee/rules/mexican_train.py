@@ -149,10 +149,6 @@ class MexicanTrainRound(RoundEngine):
     def targets(self) -> list[str]:
         return list(self._trains)
 
-    def trains(self) -> dict[str, Train]:
-        """The trains by key (players, then ``"mexican"``); read only."""
-        return self._trains
-
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
         return self._build and self._turn_number < len(self._players)
@@ -277,6 +273,8 @@ class MexicanTrainRound(RoundEngine):
         self._check_turn(player, "play")
         if tile is None:
             raise RuleViolation("tiles", "Say which tile is played, written like \"5-12\".")
+        if not tile.in_set(self.setup.highest):
+            raise RuleViolation("tiles", f"There is no {tile} in a double-{self.setup.highest} set.")
         if key is None or key not in self._trains:
             raise RuleViolation(
                 "mt.train", f"There is no train {key!r}: name a player's train or \"mexican\".")
