@@ -286,11 +286,13 @@ class ChickenFootRound(RoundEngine):
                     f"The round starts with the {self.spinner} in the centre, not the {action.tile}."))
             if action.on is not None:
                 raise RuleViolation("cf.start", (
-                    f"The {self.spinner} is the first tile: it goes in the centre, not on the {action.on}."))
+                    f"The {self.spinner} is the first tile: it goes in the centre, "
+                    f"not on the {action.on}."))
         elif action.type == "draw":
             if self.starter is not None:
                 raise RuleViolation("cf.start", (
-                    f"{player} was named to start with the {self.spinner}: place it, no draw is needed."))
+                    f"{player} was named to start with the {self.spinner}: "
+                    "place it, no draw is needed."))
             if self.yard == 0:
                 raise RuleViolation("cf.draw", "The yard is empty: there is nothing to draw.")
         elif action.type == "pass":
@@ -348,7 +350,8 @@ class ChickenFootRound(RoundEngine):
     def _check_draw(self, player: str) -> None:
         if self.drew_this_turn:
             raise RuleViolation("cf.draw", (
-                f"{player} has already drawn this turn: play the drawn tile if it fits, otherwise pass."))
+                f"{player} has already drawn this turn: "
+                "play the drawn tile if it fits, otherwise pass."))
         if self.yard == 0:
             raise RuleViolation("cf.draw", (
                 f"The yard is empty: {player} plays a tile if they can, otherwise passes."))
