@@ -51,7 +51,7 @@ class GameConfig:
         if unknown:
             raise BadRequest(f"Unknown field {unknown[0]!r}.", field=unknown[0])
         game = body.get("game")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise BadRequest("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
         rules = GAMES[game]
         mode = body.get("mode", "referee")
@@ -65,7 +65,10 @@ class GameConfig:
             raise RuleViolation(f"{rules.prefix}.players",
                                 f"{rules.title} is played with {allowed}, not double-{highest}.")
         players = clean_player_names(body.get("players"), game)
-        options = rules.parse_options(body.get("options"), highest, players)
+        raw_options = body.get("options")
+        if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
+            raw_options = {key: value for key, value in raw_options.items() if value is not None}
+        options = rules.parse_options(raw_options, highest, players)
         rules.check_table(players, highest, options)
         return cls(game, mode, highest, players, options)
 

@@ -21,4 +21,5 @@ install_app() {  # $1: the pip extras, e.g. "[test]" or ""
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".$1"
     touch "$stamp"
   fi
+  "$VENV/bin/python" scripts/compile_translations.py
 }

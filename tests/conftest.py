@@ -82,8 +82,9 @@ class LiveServer:
     def __init__(self, app) -> None:
         from waitress.server import create_server
         self.app = app
-        self.port = free_port()
-        self.server = create_server(app, host="127.0.0.1", port=self.port, threads=8)
+        # Port 0: the kernel picks a free port at bind time, so parallel servers never race.
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
+        self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

@@ -14,19 +14,69 @@ ACTION_TYPES = ("play", "draw", "pass", "end", "start", "leave", "undo")
 END_REASONS = ("domino", "blocked", "fish", "table")
 
 
+class Phrase(str):
+    """An English sentence or phrase that can be translated later.
+
+    It *is* the formatted English text (a ``str``: JSON, logs and tests see plain English),
+    and it also keeps ``template`` (the English msgid with ``{named}`` placeholders, as
+    the message catalogs list it) and ``params`` (the values). A value may itself be a
+    ``Phrase`` ("the Mexican train"), translated in its turn. The web layer translates with
+    ``referee.web.i18n.translate_text``; the rules stay free of Flask and of catalogs.
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> "Phrase":
+        values = dict(params or {})
+        text = super().__new__(cls, template.format(**values) if values else template)
+        text.template = template
+        text.params = values
+        return text
+
+    def __reduce__(self):  # pickling/copying keeps the template
+        return (Phrase, (self.template, self.params))
+
+
+def phrase(template: str, **params: Any) -> Phrase:
+    """A translatable phrase: ``phrase("{name}'s train", name=key)`` (extracted by pybabel)."""
+    return Phrase(template, params)
+
+
 class RuleViolation(ValueError):
     """A well-formed request that the rules or the state forbid (HTTP 422).
 
     ``rule_id`` is the id from RULES.md (``mt.double.open``) or ``None`` for refusals that
     no rule names (an unknown player, nothing left to undo); ``message`` is one sentence a
-    player understands.
+    player understands (English: the API's ``error``).
+
+    ``template`` and ``params`` let the sentence be translated: ``template`` is the English
+    msgid with ``{named}`` placeholders and ``message == template.format(**params)``. Build
+    one with ``refuse(rule_id, template, **params)``, which also marks the template for
+    pybabel's extraction.
     """
 
-    def __init__(self, rule_id: str | None, message: str, *, action: Any = None) -> None:
+    def __init__(self, rule_id: str | None, message: str | None = None, *, action: Any = None,
+                 template: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        if message is None:
+            if template is None:
+                raise TypeError("RuleViolation needs a message or a template")
+            message = Phrase(template, params)
         self.rule_id = rule_id
-        self.message = message
+        self.message = str(message)
+        self.template = template
+        self.params = dict(params or {})
         self.action = action
-        super().__init__(f"[{rule_id}] {message}" if rule_id else message)
+        super().__init__(f"[{rule_id}] {self.message}" if rule_id else self.message)
+
+
+def refuse(rule_id: str | None, template: str, **params: Any) -> RuleViolation:
+    """``raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=…, player=…)``.
+
+    The English ``message`` is ``template.format(**params)``; the web layer translates the
+    template (``referee.web.i18n.translate_violation``). Values may be ``Phrase`` objects.
+    """
+    return RuleViolation(rule_id, template.format(**params), template=template, params=params)
 
 
 class BadRequest(ValueError):

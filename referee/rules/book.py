@@ -2,6 +2,10 @@
 
 One source feeds both the refusals (a rule id is checked to exist) and the in-app rule
 book, so the text a player is pointed at is the text the referee enforces.
+
+Translations sit beside it as ``RULES.<lang>.md`` (``hi``, ``pa``, ``hu``) with the same
+structure and the same rule ids; English is the default and the fallback for a rule (or
+a whole book) that a translation lacks.
 """
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 RULES_FILE = Path(__file__).with_name("RULES.md")
+DEFAULT_LANG = "en"
+TRANSLATED = ("hi", "pa", "hu")
 COMMON_IDS = ("tiles", "pips", "unique", "turn", "hidden")
 GAME_PREFIX = {"mexican-train": "mt", "chicken-foot": "cf", "kozel": "kz"}
 _RULE_LINE = re.compile(r"^- \*\*([a-z][a-z0-9.\-]*)\*\* ?(.*)$")
@@ -28,8 +34,27 @@ class Rule:
         return "rule-" + self.id.replace(".", "-")
 
 
+def rules_file(lang: str = DEFAULT_LANG) -> Path:
+    """The rule book of ``lang`` (RULES.md for English or an unknown language)."""
+    if lang in TRANSLATED:
+        path = RULES_FILE.with_name(f"RULES.{lang}.md")
+        if path.exists():
+            return path
+    return RULES_FILE
+
+
 @lru_cache(maxsize=None)
-def all_rules() -> tuple[Rule, ...]:
+def all_rules(lang: str = DEFAULT_LANG) -> tuple[Rule, ...]:
+    """Every rule of the book in ``lang``, in book order; a rule missing from a translation
+    is taken from the English book, so every language has every id."""
+    rules = _parse(rules_file(lang))
+    if lang == DEFAULT_LANG or rules_file(lang) == RULES_FILE:
+        return rules
+    translated = {rule.id: rule for rule in rules}
+    return tuple(translated.get(rule.id, rule) for rule in all_rules(DEFAULT_LANG))
+
+
+def _parse(path: Path) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     section = ""
     current: list[str] | None = None
@@ -42,7 +67,7 @@ def all_rules() -> tuple[Rule, ...]:
             rules.append(Rule(current_id, _INLINE.sub("", text), section))
         current = None
 
-    for line in RULES_FILE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             flush()
             section = line.lstrip("#").strip()
@@ -65,15 +90,15 @@ def all_rules() -> tuple[Rule, ...]:
 
 
 @lru_cache(maxsize=None)
-def rules_by_id() -> dict[str, Rule]:
-    return {rule.id: rule for rule in all_rules()}
+def rules_by_id(lang: str = DEFAULT_LANG) -> dict[str, Rule]:
+    return {rule.id: rule for rule in all_rules(lang)}
 
 
-def rules_for(game: str) -> list[Rule]:
+def rules_for(game: str, lang: str = DEFAULT_LANG) -> list[Rule]:
     prefix = GAME_PREFIX[game] + "."
-    return [rule for rule in all_rules() if rule.id in COMMON_IDS or rule.id.startswith(prefix)]
+    return [rule for rule in all_rules(lang) if rule.id in COMMON_IDS or rule.id.startswith(prefix)]
 
 
-def rule_text(rule_id: str | None) -> str | None:
-    rule = rules_by_id().get(rule_id or "")
+def rule_text(rule_id: str | None, lang: str = DEFAULT_LANG) -> str | None:
+    rule = rules_by_id(lang).get(rule_id or "")
     return rule.text if rule else None

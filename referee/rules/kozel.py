@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 from referee.rules.base import (
     Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
-    Standing, choice_option, int_option, options_from_json,
+    Standing, choice_option, int_option, options_from_json, phrase, refuse,
 )
 from referee.tiles import Tile, TileError, full_set
 
@@ -59,28 +59,38 @@ def redeal_check(tiles: Iterable[Tile | str]) -> tuple[bool, str]:
         except TileError as error:
             raise BadRequest(str(error), field="tiles") from None
         if not tile.in_set(SET_HIGHEST):
-            raise RuleViolation("tiles", f"{tile} is not in a double-6 set.")
+            raise refuse("tiles", "{tile} is not in a double-6 set.", tile=str(tile))
         if tile in hand:
-            raise RuleViolation("unique", f"{tile} is in the hand twice: each tile exists once.")
+            raise refuse("unique", "{tile} is in the hand twice: each tile exists once.", tile=str(tile))
         hand.append(tile)
     if len(hand) != HAND_SIZE:
-        raise RuleViolation("kz.redeal", f"A Kozel hand has {HAND_SIZE} tiles, not {len(hand)}: "
-                                         "enter the whole hand as dealt.")
+        raise refuse("kz.redeal", "A Kozel hand has {size} tiles, not {count}: "
+                                  "enter the whole hand as dealt.", size=HAND_SIZE, count=len(hand))
     doubles = [tile for tile in hand if tile.is_double]
     suits = {value: sum(1 for tile in hand if tile.has(value)) for value in range(SET_HIGHEST + 1)}
     biggest_suit = max(suits, key=lambda value: (suits[value], value))
     reasons = []
     if len(doubles) >= 5:
-        reasons.append(f"{len(doubles)} doubles ({', '.join(map(str, sorted(doubles)))})")
+        reasons.append(phrase("{count} doubles ({tiles})", count=len(doubles),
+                              tiles=", ".join(map(str, sorted(doubles)))))
     full_suits = [value for value in range(SET_HIGHEST + 1) if suits[value] >= 6]
     for value in full_suits:
-        reasons.append(f"{suits[value]} tiles with a {value}")
+        reasons.append(phrase("{count} tiles with a {value}", count=suits[value], value=value))
     if reasons:
-        return True, (f"Deal again: this hand has {' and '.join(reasons)}, and a hand with 5 or "
-                      "more doubles or 6 or more tiles of one suit is thrown in (kz.redeal).")
-    return False, (f"No redeal: {len(doubles)} double{'s' if len(doubles) != 1 else ''} and at most "
-                   f"{suits[biggest_suit]} tiles of one suit ({biggest_suit}s) — a redeal needs "
-                   "5 doubles or 6 tiles of one suit (kz.redeal).")
+        if len(reasons) == 1:
+            return True, phrase("Deal again: this hand has {reason}, and a hand with 5 or more "
+                                "doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
+                                reason=reasons[0])
+        return True, phrase("Deal again: this hand has {reason} and {other}, and a hand with 5 or "
+                            "more doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
+                            reason=reasons[0], other=" and ".join(reasons[1:]))
+    if len(doubles) == 1:
+        return False, phrase("No redeal: 1 double and at most {most} tiles of one suit ({suit}s) — "
+                             "a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
+                             most=suits[biggest_suit], suit=biggest_suit)
+    return False, phrase("No redeal: {count} doubles and at most {most} tiles of one suit ({suit}s) "
+                         "— a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
+                         count=len(doubles), most=suits[biggest_suit], suit=biggest_suit)
 
 
 class KozelRound(RoundEngine):
@@ -98,6 +108,7 @@ class KozelRound(RoundEngine):
         self.bazaar = len(setup.tiles) - setup.hand_size * len(self.players)
         self.placed: set[Tile] = set()
         self.end_tiles: list[Tile] = []
+        self.line: list[Tile] = []  # from the end_tiles[0] end to the end_tiles[1] end
         self.end_values: list[int] = []
         # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
         self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
@@ -133,7 +144,7 @@ class KozelRound(RoundEngine):
         return list(self.end_tiles)
 
     def extra_state(self) -> dict[str, Any]:
-        return {"ends": list(self.end_values)}
+        return {"ends": list(self.end_values), "line": [str(tile) for tile in self.line]}
 
     def reminders(self) -> list[dict[str, str]]:
         if self.result is not None:
@@ -141,20 +152,26 @@ class KozelRound(RoundEngine):
         if not self.end_tiles:
             return [self._lead_reminder()]
         return [{"rule": "kz.must-play",
-                 "text": "Draw or knock only without a matching tile: a player who can play must play, "
-                         "and a tile drawn that fits must be played."}]
+                 "text": phrase("Draw or knock only without a matching tile: a player who can play "
+                                "must play, and a tile drawn that fits must be played.")}]
 
     def _lead_reminder(self) -> dict[str, str]:
         if self.setup.number > 1:
-            who = (f"{self.leader} went out or made the fish last round, so {self.leader} leads"
-                   if self.leader else "The player who went out or made the fish last round leads")
-            return {"rule": "kz.lead.next", "text": f"{who}, with any tile."}
+            if self.leader:
+                text = phrase("{player} went out or made the fish last round, so {player} leads, "
+                              "with any tile.", player=self.leader)
+            else:
+                text = phrase("The player who went out or made the fish last round leads, with "
+                              "any tile.")
+            return {"rule": "kz.lead.next", "text": text}
         if self.bazaar == 0:
             return {"rule": "kz.lead.first",
-                    "text": "Round 1: every tile is dealt, so someone holds 1-1: that player leads with it."}
+                    "text": phrase("Round 1: every tile is dealt, so someone holds 1-1: that player "
+                                   "leads with it.")}
         return {"rule": "kz.lead.first",
-                "text": "Round 1: whoever holds 1-1 leads with it; if no one does, 2-2, then 3-3 … 6-6, "
-                        "then 0-0; with no double in any hand, 5-6, then the next highest tile."}
+                "text": phrase("Round 1: whoever holds 1-1 leads with it; if no one does, 2-2, then "
+                               "3-3 … 6-6, then 0-0; with no double in any hand, 5-6, then the next "
+                               "highest tile.")}
 
     # ----- actions -------------------------------------------------------------------------
     def check(self, action: Action) -> None:
@@ -175,12 +192,17 @@ class KozelRound(RoundEngine):
             self._place(action.player, tile)
             self.end_tiles = [tile, tile]
             self.end_values = [tile.low, tile.high]
+            self.line = [tile]
             self._after_play(action.player, index)
         else:  # a play on one end
             tile, end = action.tile, plan[2]
             self._place(action.player, tile)
             self.end_values[end] = tile.other(self.end_values[end])
             self.end_tiles[end] = tile
+            if end == 0:
+                self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
+            else:
+                self.line.append(tile)
             self._after_play(action.player, index)
 
     def _place(self, player: str, tile: Tile) -> None:
@@ -206,67 +228,75 @@ class KozelRound(RoundEngine):
     def _plan(self, action: Action) -> tuple:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         if action.type == "undo":
-            raise RuleViolation(None, "Undo is done by replaying the round, not by the round itself.")
+            raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
         if self.result is not None:
-            rule = "kz.out" if self.result.reason == "domino" else "kz.fish"
-            how = ("went out" if self.result.reason == "domino" else "made the fish")
-            raise RuleViolation(rule, f"The round is over ({self.result.player} {how}): "
-                                      "enter the hands left.")
+            if self.result.reason == "domino":
+                raise refuse("kz.out", "The round is over ({player} went out): enter the hands left.",
+                             player=self.result.player)
+            raise refuse("kz.fish", "The round is over ({player} made the fish): enter the hands left.",
+                         player=self.result.player)
         player = action.player
         if player not in self.hands:
-            raise RuleViolation(None, f"{player!r} is not a player in this game.")
+            raise refuse(None, "{player!r} is not a player in this game.", player=player)
         index = self.players.index(player)
         if action.type == "start":
             return self._plan_start(player, index)
         if action.type == "leave":
-            raise RuleViolation("kz.rating.left", "Leaving ends the whole game, not a move in the "
-                                                  "round: send it to the game, not the round.")
+            raise refuse("kz.rating.left", "Leaving ends the whole game, not a move in the "
+                                           "round: send it to the game, not the round.")
         if action.type == "end":
-            raise RuleViolation("kz.bazaar", "Kozel has no 'end' action: each turn is one tile, and "
-                                             "a player with nothing to play draws from the bazaar, "
-                                             "or knocks (pass) once it is empty.")
+            raise refuse("kz.bazaar", "Kozel has no 'end' action: each turn is one tile, and "
+                                      "a player with nothing to play draws from the bazaar, "
+                                      "or knocks (pass) once it is empty.")
         if action.type not in ("play", "draw", "pass"):
-            raise RuleViolation(None, f"A {action.type!r} action does not exist in Kozel.")
+            raise refuse(None, "A {action!r} action does not exist in Kozel.", action=action.type)
         if not self.end_tiles:
             return self._plan_lead(action, index)
         self._check_turn(player)
         if action.type == "draw":
             if self.bazaar == 0:
-                raise RuleViolation("kz.bazaar", "The bazaar is empty: with no matching tile, knock "
-                                                 "(pass) instead of drawing.")
+                raise refuse("kz.bazaar", "The bazaar is empty: with no matching tile, knock "
+                                          "(pass) instead of drawing.")
             return ("draw", index)
         if action.type == "pass":
-            if self.bazaar > 0:
-                count = f"{self.bazaar} tile{'s' if self.bazaar != 1 else ''}"
-                raise RuleViolation("kz.bazaar", f"The bazaar still has {count}: draw one at a time "
-                                                 "until a tile fits; knock only once it is empty.")
+            if self.bazaar == 1:
+                raise refuse("kz.bazaar", "The bazaar still has 1 tile: draw one at a time "
+                                          "until a tile fits; knock only once it is empty.")
+            if self.bazaar > 1:
+                raise refuse("kz.bazaar", "The bazaar still has {count} tiles: draw one at a time "
+                                          "until a tile fits; knock only once it is empty.",
+                             count=self.bazaar)
             return ("pass", index)
         return ("play", index, self._choose_end(action))
 
     def _plan_start(self, player: str, index: int) -> tuple:
         rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
         if self.end_tiles:
-            raise RuleViolation(rule, f"The lead is already on the table: {self.players[self.turn_index]} "
-                                      "is to play, there is no start to name now.")
+            raise refuse(rule, "The lead is already on the table: {on_turn} is to play, there is "
+                               "no start to name now.", on_turn=self.players[self.turn_index])
         if self.leader is not None and player != self.leader:
-            raise RuleViolation("kz.lead.next", f"{self.leader} went out or made the fish last round, "
-                                                f"so {self.leader} leads, not {player}.")
+            raise refuse("kz.lead.next", "{leader} went out or made the fish last round, "
+                                         "so {leader} leads, not {player}.",
+                         leader=self.leader, player=player)
         return ("start", index)
 
     def _plan_lead(self, action: Action, index: int) -> tuple:
         player = action.player
         if action.type in ("draw", "pass"):
-            what = "draw from the bazaar" if action.type == "draw" else "knock"
-            raise RuleViolation("kz.bazaar", f"The line is empty and any tile can lead, so there is "
-                                             f"no reason to {what}: lead a tile.")
+            if action.type == "draw":
+                raise refuse("kz.bazaar", "The line is empty and any tile can lead, so there is "
+                                          "no reason to draw from the bazaar: lead a tile.")
+            raise refuse("kz.bazaar", "The line is empty and any tile can lead, so there is "
+                                      "no reason to knock: lead a tile.")
         if self.leader is not None and player != self.leader:
-            raise RuleViolation("kz.lead.next", f"{self.leader} went out or made the fish last round, "
-                                                f"so {self.leader} leads, not {player}.")
+            raise refuse("kz.lead.next", "{leader} went out or made the fish last round, "
+                                         "so {leader} leads, not {player}.",
+                         leader=self.leader, player=player)
         self._check_turn(player)
         self._check_unique(action.tile)
         if action.on is not None:
-            raise RuleViolation("kz.match", f"The table is empty: {action.tile} is the lead and "
-                                            f"joins nothing, so it takes no 'on'.")
+            raise refuse("kz.match", "The table is empty: {tile} is the lead and joins nothing, "
+                                     "so it takes no 'on'.", tile=str(action.tile))
         if self.setup.number == 1:
             self._check_first_lead(action.tile)
         return ("lead", index)
@@ -278,26 +308,32 @@ class KozelRound(RoundEngine):
         ahead = lead_order().index(tile)
         if ahead > self.bazaar:
             first = lead_order()[0]
-            must = (f"every tile is dealt, so someone holds {first} and leads with it"
-                    if self.bazaar == 0 else
-                    f"only {self.bazaar} tiles are in the bazaar, so one of the {ahead} tiles "
-                    f"before {tile} in the lead order is in a hand and leads instead")
-            raise RuleViolation("kz.lead.first", f"{tile} cannot lead round 1: {must}.")
+            if self.bazaar == 0:
+                raise refuse("kz.lead.first", "{tile} cannot lead round 1: every tile is dealt, so "
+                                              "someone holds {first} and leads with it.",
+                             tile=str(tile), first=str(first))
+            raise refuse("kz.lead.first", "{tile} cannot lead round 1: only {bazaar} tiles are in "
+                                          "the bazaar, so one of the {ahead} tiles before {tile} in "
+                                          "the lead order is in a hand and leads instead.",
+                         tile=str(tile), bazaar=self.bazaar, ahead=ahead)
 
     def _check_turn(self, player: str) -> None:
         if self.turn_index is not None and self.players[self.turn_index] != player:
-            raise RuleViolation("turn", f"It is {self.players[self.turn_index]}'s turn, not {player}'s.")
+            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.",
+                         on_turn=self.players[self.turn_index], player=player)
 
     def _check_unique(self, tile: Tile) -> None:
         if tile in self.placed:
-            raise RuleViolation("unique", f"{tile} is already on the table: each tile exists once.")
+            raise refuse("unique", "{tile} is already on the table: each tile exists once.", tile=str(tile))
 
     def _describe_ends(self) -> str:
         first, second = self.end_tiles
         if first == second:
-            return f"the line is just {first}, showing {self.end_values[0]} and {self.end_values[1]}"
-        return (f"the ends are {self.end_values[0]} (on {first}) and "
-                f"{self.end_values[1]} (on {second})")
+            return phrase("the line is just {tile}, showing {first} and {second}", tile=str(first),
+                          first=self.end_values[0], second=self.end_values[1])
+        return phrase("the ends are {first} (on {first_tile}) and {second} (on {second_tile})",
+                      first=self.end_values[0], first_tile=str(first),
+                      second=self.end_values[1], second_tile=str(second))
 
     def _choose_end(self, action: Action) -> int:
         """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
@@ -306,21 +342,25 @@ class KozelRound(RoundEngine):
         if action.on is not None:
             ends = [end for end in (0, 1) if self.end_tiles[end] == action.on]
             if not ends:
-                where = ("is not at an end of the line" if action.on in self.placed
-                         else "is not on the table")
-                raise RuleViolation("kz.match", f"{action.on} {where}: {self._describe_ends()}.")
+                if action.on in self.placed:
+                    raise refuse("kz.match", "{on} is not at an end of the line: {ends}.",
+                                 on=str(action.on), ends=self._describe_ends())
+                raise refuse("kz.match", "{on} is not on the table: {ends}.",
+                             on=str(action.on), ends=self._describe_ends())
             for end in ends:
                 if tile.has(self.end_values[end]):
                     return end
             shown = " or ".join(str(self.end_values[end]) for end in ends)
-            raise RuleViolation("kz.match", f"{tile} does not match the {shown} shown by "
-                                            f"{action.on}: {self._describe_ends()}.")
+            raise refuse("kz.match", "{tile} does not match the {shown} shown by {on}: {ends}.",
+                         tile=str(tile), shown=shown, on=str(action.on), ends=self._describe_ends())
         fitting = [end for end in (0, 1) if tile.has(self.end_values[end])]
         if not fitting:
-            raise RuleViolation("kz.match", f"{tile} matches neither end: {self._describe_ends()}.")
+            raise refuse("kz.match", "{tile} matches neither end: {ends}.", tile=str(tile),
+                         ends=self._describe_ends())
         if len({self.end_tiles[end] for end in fitting}) > 1:
-            raise RuleViolation("kz.match", f"{tile} fits both ends ({self.end_tiles[0]} and "
-                                            f"{self.end_tiles[1]}): say which one with 'on'.")
+            raise refuse("kz.match", "{tile} fits both ends ({first} and {second}): say which one "
+                                     "with 'on'.", tile=str(tile), first=str(self.end_tiles[0]),
+                         second=str(self.end_tiles[1]))
         return fitting[0]
 
 
@@ -336,9 +376,10 @@ class Kozel(GameRules):
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: KozelOptions) -> None:
         if highest != 6:
-            raise RuleViolation("kz.players", f"Kozel is played with a double-6 set only, not double-{highest}.")
+            raise refuse("kz.players", "Kozel is played with a double-6 set only, not double-{highest}.",
+                         highest=highest)
         if not 2 <= len(players) <= 4:
-            raise RuleViolation("kz.players", f"Kozel is for 2–4 players, not {len(players)}.")
+            raise refuse("kz.players", "Kozel is for 2–4 players, not {count}.", count=len(players))
 
     @classmethod
     def round_count(cls, highest: int, options: KozelOptions) -> None:
@@ -373,9 +414,10 @@ class Kozel(GameRules):
 
     @classmethod
     def rules_in_force(cls, options: KozelOptions) -> list[str]:
-        fish = "fish for all (kz.fish.all)" if options.fish == "all" else "fish to one (kz.fish.one)"
-        return [f"Fish scoring: {fish}.", f"A lone 0-0 counts {options.zero_zero} (kz.score.zero).",
-                f"The goat is the first to {options.lose_at} (kz.goat)."]
+        fish = (phrase("Fish scoring: fish for all (kz.fish.all).") if options.fish == "all"
+                else phrase("Fish scoring: fish to one (kz.fish.one)."))
+        return [fish, phrase("A lone 0-0 counts {points} (kz.score.zero).", points=options.zero_zero),
+                phrase("The goat is the first to {points} (kz.goat).", points=options.lose_at)]
 
 
 def half_up(numerator: int, denominator: int = 10) -> int:

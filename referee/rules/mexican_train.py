@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 from referee.rules.base import (
     Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
-    Standing, choice_option, face_points, int_option, options_from_json,
+    Standing, choice_option, face_points, int_option, options_from_json, phrase, refuse,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -176,21 +176,23 @@ class MexicanTrainRound(RoundEngine):
     def reminders(self) -> list[dict[str, str]]:
         notes = [
             {"rule": "mt.last-tile",
-             "text": f"{name} has one tile left and must announce it (tap it on the table)."}
+             "text": phrase("{player} has one tile left and must announce it (tap it on the table).",
+                            player=name)}
             for name in self._players if self._hands[name] == 1
         ]
         if self._outcome is None:
             player = self._players[self._turn_index]
             required = self._requirement()
             if self.in_first_turn():
-                text = (f"{player}: lay every tile you can on your own train, then end the turn; "
-                        "draw only if you cannot start it.")
+                text = phrase("{player}: lay every tile you can on your own train, then end the "
+                              "turn; draw only if you cannot start it.", player=player)
             elif required is not None:
-                text = (f"{player} must play on the {required[0].tile} on "
-                        f"{self._train_label(required[0].train)} if a tile in the hand fits it.")
+                text = phrase("{player} must play on the {double} on {train} if a tile in the hand "
+                              "fits it.", player=player, double=str(required[0].tile),
+                              train=self._train_label(required[0].train))
             else:
-                text = (f"{player} must play a tile that fits an available train; drawing or "
-                        "passing is only for a hand with no such tile.")
+                text = phrase("{player} must play a tile that fits an available train; drawing or "
+                              "passing is only for a hand with no such tile.", player=player)
             notes.append({"rule": "mt.must-play", "text": text})
         return notes
 
@@ -201,7 +203,8 @@ class MexicanTrainRound(RoundEngine):
             self._check_start(action)
             return
         if action.type in ("leave", "undo"):
-            raise RuleViolation(None, f"'{action.type}' is not an action of a Mexican Train round.")
+            raise refuse(None, "'{action}' is not an action of a Mexican Train round.",
+                         action=action.type)
         self._check_not_over()
         self._check_player(action.player)
         if action.type == "play":
@@ -213,7 +216,8 @@ class MexicanTrainRound(RoundEngine):
         elif action.type == "end":
             self._check_end(action.player)
         else:
-            raise RuleViolation(None, f"'{action.type}' is not an action of a Mexican Train round.")
+            raise refuse(None, "'{action}' is not an action of a Mexican Train round.",
+                         action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
@@ -243,63 +247,70 @@ class MexicanTrainRound(RoundEngine):
         self._check_not_over()
         self._check_player(action.player)
         if self._begun:
-            raise RuleViolation(
+            raise refuse(
                 "mt.start", "The round has already begun: the starting player can no longer change.")
 
     def _check_not_over(self) -> None:
         if self._outcome is None:
             return
         if self._outcome.reason == "domino":
-            raise RuleViolation(
+            raise refuse(
                 "mt.end.domino",
-                f"The round is over: {self._outcome.player} went out. Enter the hands left.")
-        raise RuleViolation("mt.end.blocked", "The round is over, blocked: enter the hands left.")
+                "The round is over: {player} went out. Enter the hands left.",
+                player=self._outcome.player)
+        raise refuse("mt.end.blocked", "The round is over, blocked: enter the hands left.")
 
     def _check_player(self, player: str | None) -> None:
         if player not in self._hands:
-            raise RuleViolation(None, f"{player!r} is not playing in this game.")
+            raise refuse(None, "{player!r} is not playing in this game.", player=player)
 
     def _check_turn(self, player: str, kind: str) -> None:
         on_turn = self._players[self._turn_index]
         if player == on_turn:
             return
         if kind == "play" and player == self._one_tile_done:
-            raise RuleViolation(
-                "mt.one-tile", f"{player} has already laid a tile this turn: it is {on_turn}'s turn now.")
-        raise RuleViolation("turn", f"It is {on_turn}'s turn, not {player}'s.")
+            raise refuse(
+                "mt.one-tile", "{player} has already laid a tile this turn: it is {on_turn}'s turn now.",
+                player=player, on_turn=on_turn)
+        raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
 
     def _check_play(self, action: Action) -> None:
         player, tile, key = action.player, action.tile, action.train
         self._check_turn(player, "play")
         if tile is None:
-            raise RuleViolation("tiles", "Say which tile is played, written like \"5-12\".")
+            raise refuse("tiles", "Say which tile is played, written like \"5-12\".")
         if not tile.in_set(self.setup.highest):
-            raise RuleViolation("tiles", f"There is no {tile} in a double-{self.setup.highest} set.")
+            raise refuse("tiles", "There is no {tile} in a double-{highest} set.",
+                         tile=str(tile), highest=self.setup.highest)
         if key is None or key not in self._trains:
-            raise RuleViolation(
-                "mt.train", f"There is no train {key!r}: name a player's train or \"mexican\".")
+            raise refuse(
+                "mt.train", "There is no train {train!r}: name a player's train or \"mexican\".",
+                train=key)
         if tile in self._table:
-            where = "it is the engine in the hub" if tile == self._engine else "it is already on the table"
-            raise RuleViolation("unique", f"The {tile} cannot be played: {where}.")
+            if tile == self._engine:
+                raise refuse("unique", "The {tile} cannot be played: it is the engine in the hub.",
+                             tile=str(tile))
+            raise refuse("unique", "The {tile} cannot be played: it is already on the table.",
+                         tile=str(tile))
         train = self._trains[key]
         if self.in_first_turn():
             if key != player:
-                raise RuleViolation(
+                raise refuse(
                     "mt.first-turn",
-                    f"In the first turn {player} builds on their own train only, not on "
-                    f"{self._train_label(key)}.")
+                    "In the first turn {player} builds on their own train only, not on {train}.",
+                    player=player, train=self._train_label(key))
         else:
             self._check_doubles(player, key)
             if self._requirement() is None and not self._available(player, key):
-                raise RuleViolation(
+                raise refuse(
                     "mt.train.available",
-                    f"{self._train_label(key, capital=True)} has no marker: {player} may play "
-                    "only on their own train, the Mexican train or a marked train.")
+                    "{train} has no marker: {player} may play only on their own train, the "
+                    "Mexican train or a marked train.",
+                    train=self._train_label(key, capital=True), player=player)
         if not tile.has(train.open_end):
-            raise RuleViolation(
-                "mt.match",
-                f"The {tile} does not match {self._train_label(key)}, whose open end is "
-                f"{train.open_end}.")
+            raise refuse(
+                "mt.match", "The {tile} does not match {train}, whose open end is {end}.",
+                tile=str(tile), train=self._train_label(key), end=train.open_end)
 
     def _check_doubles(self, player: str, key: str) -> None:
         requirement = self._requirement()
@@ -309,68 +320,86 @@ class MexicanTrainRound(RoundEngine):
         if key == target.train:
             return
         others = {double.train: double for double in self.open_doubles()}
-        where = f"the {target.tile} on {self._train_label(target.train)}"
+        double, train = str(target.tile), self._train_label(target.train)
         if reason == "follow":
             if key in others and others[key].turn == self._turn_number:
-                raise RuleViolation(
+                raise refuse(
                     "mt.double.order",
-                    f"{player} played {self._turn_doubles} doubles this turn: the next tile goes on "
-                    f"{where} before the {others[key].tile}.")
-            raise RuleViolation(
+                    "{player} played {count} doubles this turn: the next tile goes on the "
+                    "{double} on {train} before the {other}.",
+                    player=player, count=self._turn_doubles, double=double, train=train,
+                    other=str(others[key].tile))
+            raise refuse(
                 "mt.double.follow",
-                f"{player} played {self._turn_doubles} doubles this turn: the follow-up tile must "
-                f"go on {where}.")
+                "{player} played {count} doubles this turn: the follow-up tile must go on the "
+                "{double} on {train}.",
+                player=player, count=self._turn_doubles, double=double, train=train)
         if key in others:
-            age = "newest" if self._newest_first else "oldest"
-            raise RuleViolation(
+            if self._newest_first:
+                raise refuse(
+                    "mt.double.order",
+                    "The {double} on {train} is the newest open double: play on it before the "
+                    "{other}.", double=double, train=train, other=str(others[key].tile))
+            raise refuse(
                 "mt.double.order",
-                f"The {target.tile} on {self._train_label(target.train)} is the {age} open double: "
-                f"play on it before the {others[key].tile}.")
-        raise RuleViolation(
-            "mt.double.open",
-            f"The {target.tile} on {self._train_label(target.train)} is open: play on it first.")
+                "The {double} on {train} is the oldest open double: play on it before the "
+                "{other}.", double=double, train=train, other=str(others[key].tile))
+        raise refuse("mt.double.open", "The {double} on {train} is open: play on it first.",
+                     double=double, train=train)
 
     def _check_draw(self, player: str) -> None:
         self._check_turn(player, "draw")
         if self.in_first_turn() and self._laid:
-            raise RuleViolation(
+            raise refuse(
                 "mt.first-turn",
-                f"{player} has laid tiles in this first turn: no draw now, end the turn instead.")
+                "{player} has laid tiles in this first turn: no draw now, end the turn instead.",
+                player=player)
         if self._drawn:
-            again = " since the last double" if self._turn_doubles else " this turn"
-            raise RuleViolation(
+            if self._turn_doubles:
+                raise refuse(
+                    "mt.draw", "{player} has already drawn since the last double: play the drawn "
+                    "tile if it fits, or pass.", player=player)
+            raise refuse(
                 "mt.draw",
-                f"{player} has already drawn{again}: play the drawn tile if it fits, or pass.")
+                "{player} has already drawn this turn: play the drawn tile if it fits, or pass.",
+                player=player)
         if self._boneyard == 0:
-            raise RuleViolation("mt.draw", "The boneyard is empty: nothing to draw, pass instead.")
+            raise refuse("mt.draw", "The boneyard is empty: nothing to draw, pass instead.")
 
     def _check_pass(self, player: str) -> None:
         self._check_turn(player, "pass")
         if self.in_first_turn() and self._laid:
-            raise RuleViolation(
+            raise refuse(
                 "mt.first-turn",
-                f"{player} has laid tiles in this first turn: end the turn instead of passing.")
+                "{player} has laid tiles in this first turn: end the turn instead of passing.",
+                player=player)
         if not self._drawn and self._boneyard > 0:
-            since = "since the last double" if self._turn_doubles else "this turn"
-            raise RuleViolation(
+            if self._turn_doubles:
+                raise refuse(
+                    "mt.marker.place", "{player} has not drawn since the last double: draw a tile "
+                    "first, pass only if it does not fit.", player=player)
+            raise refuse(
                 "mt.marker.place",
-                f"{player} has not drawn {since}: draw a tile first, pass only if it does not fit.")
+                "{player} has not drawn this turn: draw a tile first, pass only if it does not fit.",
+                player=player)
 
     def _check_end(self, player: str) -> None:
         self._check_turn(player, "end")
         if self._follow_up_owed:
-            raise RuleViolation(
+            raise refuse(
                 "mt.double.follow",
-                f"{player} played a double: play again, or draw, and pass if nothing fits.")
+                "{player} played a double: play again, or draw, and pass if nothing fits.",
+                player=player)
         if not self.in_first_turn():
-            raise RuleViolation(
+            raise refuse(
                 "mt.first-turn",
                 "Only a first turn built with several tiles is ended with 'end': a turn ends by "
                 "itself after one tile.")
         if not self._laid:
-            raise RuleViolation(
+            raise refuse(
                 "mt.first-turn",
-                f"{player} has laid no tile this turn: play one, or draw, and pass if it does not fit.")
+                "{player} has laid no tile this turn: play one, or draw, and pass if it does not fit.",
+                player=player)
 
     # ----------------------------------------------------------------- changes
 
@@ -443,8 +472,8 @@ class MexicanTrainRound(RoundEngine):
 
     def _train_label(self, key: str, capital: bool = False) -> str:
         if key == MEXICAN:
-            return "The Mexican train" if capital else "the Mexican train"
-        return f"{key}'s train"
+            return phrase("The Mexican train") if capital else phrase("the Mexican train")
+        return phrase("{player}'s train", player=key)
 
 
 def _option(setup: RoundSetup, name: str, default: str) -> str:
@@ -475,23 +504,27 @@ class MexicanTrain(GameRules):
     def check_table(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions) -> None:
         count = len(players)
         if highest not in cls.sets:
-            raise RuleViolation("mt.players", f"Mexican Train is played with a double-9, -12, -15 or -18 set, not double-{highest}.")
+            raise refuse("mt.players", "Mexican Train is played with a double-9, -12, -15 or -18 set, "
+                         "not double-{highest}.", highest=highest)
         if count < 2:
-            raise RuleViolation("mt.players", "Mexican Train needs at least 2 players.")
+            raise refuse("mt.players", "Mexican Train needs at least 2 players.")
         if options.hand_size is None:
             if standard_hand_size(highest, count) is None:
                 allowed = {9: "2–4", 12: "2–8", 15: "9–12", 18: "9–12"}[highest]
-                raise RuleViolation(
+                raise refuse(
                     "mt.players",
-                    f"A double-{highest} set is for {allowed} players, not {count}: "
-                    f"choose another set or set the hand size.")
+                    "A double-{highest} set is for {allowed} players, not {count}: "
+                    "choose another set or set the hand size.",
+                    highest=highest, allowed=allowed, count=count)
             return
         needed = count * options.hand_size + 1
         if needed > set_size(highest):
-            raise RuleViolation(
+            raise refuse(
                 "mt.deal",
-                f"{count} hands of {options.hand_size} plus the engine need {needed} tiles, "
-                f"but a double-{highest} set has only {set_size(highest)}.")
+                "{count} hands of {hand} plus the engine need {needed} tiles, "
+                "but a double-{highest} set has only {size}.",
+                count=count, hand=options.hand_size, needed=needed, highest=highest,
+                size=set_size(highest))
 
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
@@ -524,9 +557,9 @@ class MexicanTrain(GameRules):
 
     @classmethod
     def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:
-        lines = [f"Double-blank 0-0 counts {options.double_blank} (mt.score)."]
+        lines = [phrase("Double-blank 0-0 counts {points} (mt.score).", points=options.double_blank)]
         if options.tie_break == "chicken-foot":
-            lines.append("Equal lowest totals are decided by the Chicken Foot tie-break (cf.tie).")
+            lines.append(phrase("Equal lowest totals are decided by the Chicken Foot tie-break (cf.tie)."))
         else:
-            lines.append("Equal lowest totals share the win (mt.winner).")
+            lines.append(phrase("Equal lowest totals share the win (mt.winner)."))
         return lines

@@ -38,6 +38,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     csrf.init_app(app)
+    from referee.web.i18n import init_i18n
+    init_i18n(app)
     store = Store(app.config["DATABASE"])
     store.migrate()
     store.close()
@@ -47,6 +49,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
+    from referee.web import companion; app.register_blueprint(companion.bp)  # noqa: E702
+    from referee.web import backup; app.register_blueprint(backup.bp)  # noqa: E702
     app.jinja_env.globals["tile_svg"] = tile_svg
     app.teardown_appcontext(close_store)
     return app

@@ -1,11 +1,532 @@
-"""The pages people use at the table."""
+"""The pages people use at the table: home, new game, the game and its score pad, the hands
+left after a round, the printable scoresheet, the rule book and Kozel's redeal check.
+
+Views parse a form, call the core (``GameConfig``, ``Store.change``, the game's rules) and
+render or redirect: every decision about what is allowed is the core's, the same as the
+JSON API's. Refusals are shown with their rule id, linked to the rule book.
+"""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, unquote
+
+from flask import (
+    Blueprint, abort, current_app, flash, redirect, render_template, render_template_string, request,
+    session, url_for,
+)
+
+from referee.match import GameConfig, Match, UnknownRound
+from referee.rules import GAMES
+from referee.rules.base import BadRequest, RuleViolation
+from referee.rules.book import GAME_PREFIX, rules_for
+from referee.store import GameNotFound, StoredGame, VersionConflict
+from referee.tiles import Tile, full_set
+from referee.web import get_store
+from referee.web.forms import ConfirmForm, NewGameForm, RedealForm, hand_text, hands_form_class, parse_hand
+from referee.web.service import PinRequired, check_pin
 
 bp = Blueprint("pages", __name__)
 
+LAST_TABLE_COOKIE = "last_table"
+MODE_LABEL = {"referee": "referee", "scores": "score pad"}
+try:  # the same colour per player as the running-totals chart
+    from referee.web.chart import COLOURS as PLAYER_COLOURS
+except ImportError:  # pragma: no cover
+    PLAYER_COLOURS = ("#2f7ed8", "#e8590c", "#2b9348", "#d6336c", "#8e5cf0", "#b8860b", "#0c8599", "#8a8f98")
+
+
+def _i18n():
+    """The i18n helpers (referee.web.i18n) when the app has them, else None: the pages then
+    stay in English."""
+    try:
+        from referee.web import i18n
+    except ImportError:  # pragma: no cover
+        return None
+    return i18n if "babel" in current_app.extensions else None
+
+
+def current_language() -> str:
+    i18n = _i18n()
+    return i18n.current_lang() if i18n else "en"
+
+
+def tr(text):
+    """A core phrase (scoresheet line, verdict) in the request's language."""
+    i18n = _i18n()
+    return i18n.translate_text(text) if i18n else text
+
+
+def translated(form):
+    """The form with its labels in the request's language (i18n.translate_form)."""
+    i18n = _i18n()
+    return i18n.translate_form(form) if i18n else form
+
+
+@dataclass
+class Refusal:
+    """What the pages show for a refused change: the rule id (or None) and one sentence."""
+
+    rule: str | None
+    message: str
+    unlock: str | None = None  # where to give the table PIN, for a locked game
+
+    @classmethod
+    def of(cls, error: Exception, game_id: str | None = None) -> "Refusal":
+        i18n = _i18n()
+        if isinstance(error, RuleViolation):
+            return cls(error.rule_id, i18n.translate_violation(error) if i18n else error.message)
+        if isinstance(error, BadRequest) and i18n:
+            return cls(None, i18n.translate_violation(error))
+        if isinstance(error, PinRequired) and game_id:
+            return cls(None, error.message, url_for("backup.unlock", game_id=game_id, next=request.path)
+                       if "backup.unlock" in current_app.view_functions else f"/games/{game_id}/unlock")
+        if isinstance(error, (BadRequest, PinRequired)):
+            return cls(None, error.message)
+        return cls(None, str(error))
+
+
+@bp.app_template_global()
+def link_to(endpoint: str, **values: Any) -> str | None:
+    """The URL of another helper's page, or None while that page is not in the app."""
+    if endpoint not in current_app.view_functions:
+        return None
+    return url_for(endpoint, **values)
+
+
+@bp.app_template_global()
+def rule_anchor(rule_id: str) -> str:
+    return "rule-" + rule_id.replace(".", "-")
+
+
+@bp.app_template_global()
+def rule_book_game(rule_id: str | None, game: str | None) -> str:
+    """Which game's rule book holds ``rule_id`` (common ids are in every book)."""
+    if rule_id:
+        for name, prefix in GAME_PREFIX.items():
+            if rule_id.startswith(prefix + "."):
+                return name
+    return game or "mexican-train"
+
+
+@bp.errorhandler(GameNotFound)
+def _no_game(error: GameNotFound):
+    return render_template_string(
+        '{% extends "base.html" %}{% block title %}No such game{% endblock %}{% block main %}'
+        '<h1>No such game</h1><p>There is no game <code>{{ game_id }}</code> here.</p>'
+        '<p><a class="button primary" href="{{ url_for(\'pages.home\') }}">All games</a></p>'
+        '{% endblock %}', game_id=error.args[0] if error.args else ""), 404
+
+
+# ----- home and new game ---------------------------------------------------------------------
 
 @bp.get("/")
 def home():
-    return render_template("home.html")
+    store = get_store()
+    playing, finished = [], []
+    for row in store.list_games()[:200]:
+        bucket = playing if row["status"] == "playing" else finished
+        if len(bucket) >= 60:
+            continue
+        try:
+            match = store.load(row["id"]).match
+        except Exception:  # a game the core cannot read is listed, not fatal for the page
+            match = None
+        bucket.append({**row, "title": GAMES[row["game"]].title if row["game"] in GAMES else row["game"],
+                       "progress": progress(match) if match else "",
+                       "summary": summary(match) if match else ""})
+    return render_template("home.html", playing=playing, finished=finished,
+                           last=last_table(), titles={k: v.title for k, v in GAMES.items()})
+
+
+def last_table() -> dict[str, Any] | None:
+    """The table remembered on this device (the last game started here)."""
+    raw = request.cookies.get(LAST_TABLE_COOKIE)
+    if not raw:
+        return None
+    try:
+        data = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        return None
+    players = [p for p in data["players"] if isinstance(p, str) and p.strip()][:30]
+    return {"game": data.get("game") if data.get("game") in GAMES else "mexican-train",
+            "players": players,
+            "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
+            "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else ""}
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    form = NewGameForm()
+    refusal: Refusal | None = None
+    if request.method == "GET":
+        remembered = last_table()
+        names = list(remembered["players"]) if remembered else []
+        if remembered:
+            form.game.data, form.mode.data = remembered["game"], remembered["mode"]
+            form.set.data = remembered["set"]
+        if request.args.get("game") in GAMES:
+            form.game.data = request.args["game"]
+        names += [""] * (max(4, len(names) + 1) - len(names))
+        while form.players.entries:
+            form.players.pop_entry()
+        for name in names:
+            form.players.append_entry(name)
+    elif form.add_player.data:
+        form.players.append_entry("")
+    elif form.validate_on_submit():
+        body = form.body()
+        if not body["players"]:
+            refusal = Refusal(None, "Enter the players' names, in turn order.")
+        else:
+            try:
+                config = GameConfig.from_json(body)
+                game = get_store().create(config)
+            except (RuleViolation, BadRequest) as error:
+                refusal = Refusal.of(error)
+            else:
+                response = redirect(url_for("pages.game", game_id=game.id), code=303)
+                remembered = {"game": config.game, "players": list(config.players),
+                              "mode": config.mode, "set": config.highest}
+                response.set_cookie(LAST_TABLE_COOKIE, quote(json.dumps(remembered, ensure_ascii=False)),
+                                    max_age=365 * 24 * 3600, samesite="Lax", httponly=False)
+                return response
+    status = 422 if refusal else 400 if form.errors else 200
+    return render_template("new_game.html", form=translated(form), refusal=refusal,
+                           defaults={k: v.default_set for k, v in GAMES.items()},
+                           sets={k: list(v.sets) for k, v in GAMES.items()}), status
+
+
+# ----- the game --------------------------------------------------------------------------------
+
+def progress(match: Match) -> str:
+    count = match.round_count()
+    if match.finished:
+        booked = len(match.rounds)
+        return f"Finished after {booked} round{'s' if booked != 1 else ''}"
+    return f"Round {match.number} of {count}" if count else f"Round {match.number}"
+
+
+def summary(match: Match) -> str:
+    extra = match.standing.extra
+    if match.finished:
+        if match.standing.winners:
+            return "Won by " + " and ".join(match.standing.winners)
+        if extra.get("left"):
+            return f"{extra['left']} left the game"
+        if extra.get("goats"):
+            return "Goat: " + " and ".join(extra["goats"])
+        return "Finished"
+    if match.config.game == "kozel":
+        marks = kozel_marks(match)
+        opened = {name: match.standing.totals[name] for name in match.players if marks[name]["open"]}
+        if not opened:
+            return "No account open yet" if match.rounds else "No round booked yet"
+        top = max(opened.values())
+        return "Nearest the goat: " + " and ".join(f"{n} {v}" for n, v in opened.items() if v == top)
+    leaders = leaders_of(match)
+    return ("Leading: " + " and ".join(leaders)) if leaders else "No round booked yet"
+
+
+def leaders_of(match: Match) -> list[str]:
+    """Who has the lowest booked total so far (mt.winner, cf.score). Kozel has no leader:
+    remembered points are not booked, so its standings show them instead (kz.score.display)."""
+    if not match.rounds or match.config.game == "kozel":
+        return []
+    totals = match.standing.totals
+    best = min(totals.values())
+    leaders = [name for name in match.players if totals[name] == best]
+    return [] if len(leaders) == len(match.players) else leaders
+
+
+def kozel_marks(match: Match) -> dict[str, dict[str, Any]]:
+    """Per player: is the account open, and the remembered points (kz.score.display)."""
+    extra = match.standing.extra
+    ledger = extra.get("ledger") or []
+    last = ledger[-1]["players"] if ledger else {}
+    remembered = extra.get("remembered", {})
+    return {name: {"open": bool(last.get(name, {}).get("open")),
+                   "remembered": int(remembered.get(name, 0))} for name in match.players}
+
+
+def standings(match: Match) -> list[dict[str, Any]]:
+    leaders = leaders_of(match)
+    marks = kozel_marks(match) if match.config.game == "kozel" else {}
+    extra = match.standing.extra
+    rows = []
+    for index, name in enumerate(match.players):
+        rows.append({
+            "name": name, "total": match.standing.totals[name], "leader": name in leaders,
+            "winner": name in match.standing.winners, "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+            "open": marks.get(name, {}).get("open"), "remembered": marks.get(name, {}).get("remembered", 0),
+            "goat": name in (extra.get("goats") or []), "rating": (extra.get("rating") or {}).get(name),
+            "left": extra.get("left") == name,
+        })
+    return rows
+
+
+def end_words(record) -> str:
+    end = record.end
+    if end.reason == "domino":
+        return f"{end.player} went out"
+    if end.reason == "blocked":
+        return "blocked"
+    if end.reason == "fish":
+        return f"fish ({end.player})" if end.player else "fish"
+    out = record.went_out()
+    return f"{out} went out" if out else "entered"
+
+
+def round_rows(match: Match) -> list[dict[str, Any]]:
+    """Each booked round with its points and the running totals (computed by the core's
+    ``standing`` over the rounds up to it, so every game's scoring applies)."""
+    config = match.config
+    ledger = {entry["number"]: entry for entry in match.standing.extra.get("ledger") or []}
+    was_open = {name: False for name in config.players}
+    rows = []
+    for index, record in enumerate(match.rounds):
+        standing = match.rules.standing(config.players, config.highest, config.options,
+                                        match.rounds[:index + 1])
+        entry = ledger.get(record.number)
+        rows.append({"number": record.number, "double": str(record.double) if record.double else None,
+                     "points": dict(record.points), "totals": dict(standing.totals),
+                     "end": end_words(record), "record": record, "ledger": entry,
+                     "before_open": dict(was_open)})
+        if entry:
+            was_open = {name: bool(entry["players"][name]["open"]) for name in config.players}
+    return rows
+
+
+def chart(match: Match, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The running totals as polylines for a small server-drawn SVG chart."""
+    if not rows:
+        return None
+    width, height, pad = 600, 220, 34
+    top = max([1] + [max(row["totals"].values()) for row in rows])
+    steps = len(rows)
+    lines = []
+    for index, name in enumerate(match.players):
+        points = [(pad, height - pad)]
+        for step, row in enumerate(rows, start=1):
+            x = pad + (width - 2 * pad) * step / steps
+            y = height - pad - (height - 2 * pad) * row["totals"][name] / top
+            points.append((round(x, 1), round(y, 1)))
+        lines.append({"name": name, "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+                      "points": " ".join(f"{x},{y}" for x, y in points),
+                      "end": points[-1], "total": rows[-1]["totals"][name]})
+    ticks = [{"x": round(pad + (width - 2 * pad) * step / steps, 1), "label": row["number"]}
+             for step, row in enumerate(rows, start=1)]
+    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "ticks": ticks}
+
+
+def shared_chart(match: Match):
+    """The companion's running-totals chart (referee.web.chart), if that module is there."""
+    try:
+        from referee.web.chart import chart_svg
+    except ImportError:  # pragma: no cover - the simple chart below is drawn instead
+        return None
+    return chart_svg(match)
+
+
+def last_entry(match: Match) -> dict[str, Any] | None:
+    """What undo would take back in a score pad: the round the last entry booked or changed."""
+    if match.referee or not match.entry_undo:
+        return None
+    before = {r.number: r for r in match.entry_undo[-1]}
+    for record in match.rounds:
+        if before.get(record.number) != record:
+            return {"number": record.number, "correction": record.number in before,
+                    "points": dict(record.points)}
+    return None
+
+
+def can_enter_current(match: Match) -> bool:
+    if match.finished or match.current_record() is not None:
+        return False
+    return match.round_status() == "scoring"
+
+
+def game_context(stored: StoredGame) -> dict[str, Any]:
+    match = stored.match
+    config = match.config
+    rows = round_rows(match)
+    extra = match.standing.extra
+    return {
+        "game": stored, "match": match, "config": config, "title": match.rules.title,
+        "mode_label": MODE_LABEL[config.mode], "progress": progress(match),
+        "double": str(match.setup.double) if (match.setup and match.setup.double and not match.finished) else None,
+        "standings": standings(match), "rows": rows, "chart": chart(match, rows),
+        "chart_svg": shared_chart(match) if rows else None,
+        "winners": list(match.standing.winners), "tie_break": tr(extra.get("tie_break")),
+        "goats": extra.get("goats"), "rating": extra.get("rating"), "left": extra.get("left"),
+        "pot": extra.get("pot", 0), "ledger": extra.get("ledger"),
+        "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
+        "can_enter": can_enter_current(match), "round_status": match.round_status(),
+        "last_entry": last_entry(match), "is_kozel": config.game == "kozel",
+        "locked": bool(stored.pin_hash) and stored.id not in (session.get("unlocked") or []),
+    }
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    stored = get_store().load(game_id)
+    return render_template("game.html", undo_form=translated(ConfirmForm(version=stored.version)),
+                           **game_context(stored))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    try:
+        get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
+    except PinRequired as error:
+        flash(error.message, "error")
+        return redirect(Refusal.of(error, game_id).unlock, code=303)
+    except (RuleViolation, BadRequest) as error:
+        refusal = Refusal.of(error)
+        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
+    except VersionConflict:
+        flash("The game changed meanwhile: nothing was undone. Look again and retry.", "error")
+    else:
+        flash("The last entry was undone.", "info")
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+# ----- hands left --------------------------------------------------------------------------
+
+def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
+    match = stored.match
+    config = match.config
+    record = next((r for r in match.rounds if r.number == number), None)
+    live = number == match.number and record is None
+    if live and match.referee and match.engine is not None:
+        on_table, sizes = match.engine.tiles_on_table(), match.engine.hand_sizes()
+    else:
+        on_table, sizes = match.tables.get(number, (frozenset(), {}))
+    rules = match.rules
+    zero_alone = rules.hand_points([Tile(0, 0)], config.options)
+    zero_beside = rules.hand_points([Tile(0, 0), Tile(0, 1)], config.options) - 1
+    zero_line = next((line for line in rules.rules_in_force(config.options) if "0-0" in line), "")
+    zero_line = str(tr(zero_line))
+    cited = re.search(r"\s*\(([a-z][a-z0-9.\-]*)\)\.?$", zero_line)
+    zero_rule = cited.group(1) if cited else None
+    if cited:
+        zero_line = zero_line[:cited.start()] + "."
+    double = rules.round_double(number, config.highest, config.options)
+    return {
+        "game": stored, "match": match, "config": config, "title": rules.title, "number": number,
+        "record": record, "live": live, "on_table": {str(t) for t in on_table}, "sizes": sizes,
+        "double": str(double) if double else None, "zero_alone": zero_alone, "zero_beside": zero_beside,
+        "zero_line": zero_line, "zero_rule": zero_rule, "playing": live and match.round_status() == "playing",
+        "suits": suit_rows(config.highest), "players": list(match.players),
+        "colours": {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(match.players)},
+    }
+
+
+def suit_rows(highest: int) -> list[list[str]]:
+    """The set laid out as the usual triangle: a row per low half (0-0 … 0-N, 1-1 … 1-N, …)."""
+    rows: dict[int, list[str]] = {}
+    for tile in full_set(highest):
+        rows.setdefault(tile.low, []).append(str(tile))
+    return [rows[low] for low in sorted(rows)]
+
+
+def round_or_404(match: Match, number: int) -> None:
+    booked = {r.number for r in match.rounds}
+    if number < 1 or number > match.number or (number not in booked and match.finished):
+        abort(404)
+
+
+@bp.route("/games/<game_id>/rounds/<int:number>/hands", methods=["GET", "POST"])
+def hands(game_id: str, number: int):
+    store = get_store()
+    stored = store.load(game_id)
+    round_or_404(stored.match, number)
+    players = list(stored.match.players)
+    form = hands_form_class(len(players))()
+    refusal: Refusal | None = None
+    if request.method == "GET":
+        record = next((r for r in stored.match.rounds if r.number == number), None)
+        form.version.data = str(stored.version)
+        if record is not None:
+            for index, name in enumerate(players):
+                getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+    elif form.validate_on_submit():
+        version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        try:
+            entries = {name: parse_hand(getattr(form, f"p{index}").data, name)
+                       for index, name in enumerate(players)}
+            stored = store.change(game_id, "hands", {"round": number, "hands": entries}, version,
+                                  guard=check_pin)
+        except UnknownRound:
+            abort(404)
+        except (RuleViolation, BadRequest, PinRequired) as error:
+            refusal = Refusal.of(error, game_id)
+        except VersionConflict:
+            stored = store.load(game_id)
+            form.version.data = str(stored.version)
+            refusal = Refusal(None, "The game changed on another screen meanwhile: check the "
+                                    "entries below and save again.")
+        else:
+            flash(f"Round {number} is booked.", "info")
+            return redirect(url_for("pages.game", game_id=game_id), code=303)
+    else:
+        refusal = Refusal(None, "The form could not be read; please try again.")
+    context = hands_context(stored, number)
+    return render_template("hands.html", form=translated(form), refusal=refusal,
+                           fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
+                           **context), 422 if refusal else 200
+
+
+# ----- scoresheet, rule book, redeal check ------------------------------------------------------
+
+@bp.get("/games/<game_id>/scoresheet")
+def scoresheet(game_id: str):
+    stored = get_store().load(game_id)
+    return render_template("scoresheet.html", **game_context(stored))
+
+
+@bp.get("/rules/<game>")
+def rules(game: str):
+    if game not in GAMES:
+        abort(404)
+    deal = None
+    if game == "mexican-train":
+        from referee.rules.mexican_train import BIG_SET_HAND, DEAL
+        counts = sorted({n for row in DEAL.values() for n in row})
+        deal = {"counts": counts, "rows": [(f"double-{highest}", [DEAL[highest].get(n) for n in counts])
+                                           for highest in sorted(DEAL, reverse=True)],
+                "big": BIG_SET_HAND}
+    lang = current_language()
+    sections: list[tuple[str, list]] = []
+    for rule in (rules_for(game, lang) if lang != "en" else rules_for(game)):
+        if not sections or sections[-1][0] != rule.section:
+            sections.append((rule.section, []))
+        sections[-1][1].append(rule)
+    return render_template("rules.html", game=game, title=GAMES[game].title, sections=sections,
+                           deal=deal, games={k: v.title for k, v in GAMES.items()})
+
+
+@bp.route("/kozel/redeal", methods=["GET", "POST"])
+def redeal():
+    from referee.rules.kozel import redeal_check
+    form = RedealForm()
+    result: dict[str, Any] | None = None
+    refusal: Refusal | None = None
+    if form.validate_on_submit():
+        try:
+            again, reason = redeal_check(form.tile_list())
+        except (RuleViolation, BadRequest) as error:
+            refusal = Refusal.of(error)
+        else:
+            result = {"again": again, "reason": tr(reason),
+                      "tiles": [str(Tile.parse(t)) for t in form.tile_list()]}
+    return render_template("redeal.html", form=translated(form), result=result, refusal=refusal,
+                           suits=suit_rows(6), config=None), 422 if refusal else 200

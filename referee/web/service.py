@@ -4,6 +4,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
+import threading
+import time
+from collections import deque
 from typing import Any
 
 from flask import request, session
@@ -15,7 +19,7 @@ PIN_HEADER = "X-Table-Pin"
 
 
 def hash_pin(pin: Any) -> str:
-    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
+    if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):  # ASCII digits only
         from referee.rules.base import BadRequest
         raise BadRequest("A table PIN is 4 to 8 digits.", field="pin")
     salt = os.urandom(8).hex()
@@ -36,10 +40,16 @@ def check_pin(game: StoredGame) -> None:
     if not game.pin_hash:
         return
     unlocked = session.get("unlocked", [])
-    if game.id in unlocked:
+    if isinstance(unlocked, list) and game.id in unlocked:
         return
-    if pin_matches(game.pin_hash, request.headers.get(PIN_HEADER)):
+    given = request.headers.get(PIN_HEADER)
+    if not given:
+        raise PinRequired()
+    if not pin_attempt_allowed(game.id):
+        raise PinThrottled()
+    if pin_matches(game.pin_hash, given):
         return
+    record_pin_failure(game.id)
     raise PinRequired()
 
 
@@ -47,6 +57,39 @@ class PinRequired(PermissionError):
     """Changing a PIN-protected game without its PIN (HTTP 403)."""
 
     message = "This game is protected by a table PIN: enter it to make changes."
+
+
+class PinThrottled(PinRequired):
+    """Too many wrong PINs for one game lately: a 4-digit PIN must not be guessable by
+    trying them all (HTTP 403, like any missing PIN)."""
+
+    message = "Too many wrong table PINs for this game: wait a minute and try again."
+
+
+PIN_FAILURES_ALLOWED = 10     # wrong PINs per game …
+PIN_FAILURE_WINDOW = 60.0     # … within this many seconds, then every attempt waits
+_pin_failures: dict[str, deque[float]] = {}
+_pin_lock = threading.Lock()
+
+
+def _recent(game_id: str, now: float) -> deque[float]:
+    failures = _pin_failures.setdefault(game_id, deque())
+    while failures and failures[0] <= now - PIN_FAILURE_WINDOW:
+        failures.popleft()
+    return failures
+
+
+def pin_attempt_allowed(game_id: str) -> bool:
+    with _pin_lock:
+        return len(_recent(game_id, time.monotonic())) < PIN_FAILURES_ALLOWED
+
+
+def record_pin_failure(game_id: str) -> None:
+    with _pin_lock:
+        _recent(game_id, time.monotonic()).append(time.monotonic())
+        if len(_pin_failures) > 10_000:  # bounded memory: forget the oldest games
+            for stale in list(_pin_failures)[:5_000]:
+                del _pin_failures[stale]
 
 
 def scoresheet_rows(match: Match) -> list[list[Any]]:

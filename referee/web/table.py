@@ -1,6 +1,350 @@
-"""The table pages (referee mode): the tableau drawn as real tiles, two-tap logging."""
+"""The table pages (referee mode): the tableau drawn as real tiles, two-tap logging.
+
+``GET /games/<id>/table`` draws the round; ``?tile=5-6`` selects a tile from the picker and
+lights the places where the engine accepts it; ``?ask=<place>`` answers "can I play this
+there?" without logging. ``POST /games/<id>/table/act`` logs one action through
+``store.change`` (the path the JSON API takes): a refusal is shown with its rule and
+changes nothing; a stale version (another tablet logged first) shows the fresh table.
+
+Views only parse, call the core and render: every ruling comes from the round engine
+(``check`` / ``is_legal``); the helpers below only arrange the engine's state for drawing.
+"""
 from __future__ import annotations
 
-from flask import Blueprint
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+
+from referee.match import Match
+from referee.rules.base import Action, BadRequest, RuleViolation
+from referee.rules.book import rule_text, rules_by_id
+from referee.store import GameNotFound, StoredGame, VersionConflict
+from referee.tiles import Tile, TileError
+from referee.web import get_store
+from referee.web.service import PinRequired, check_pin
+from referee.web.table_forms import CENTRE, ActionForm
 
 bp = Blueprint("table", __name__)
+
+TEMPLATES = {"mexican-train": "table/mexican_train.html", "kozel": "table/kozel.html",
+             "chicken-foot": "table/chicken_foot.html"}
+# Reminders shown as a banner: a player is down to one tile (mt.last-tile; chicken-foot
+# reminds it under cf.end).
+LAST_TILE_RULES = ("mt.last-tile", "cf.end")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """What the page shows when a change is refused: the rule and its sentence."""
+
+    message: str
+    rule: str | None = None
+    game: str | None = None
+
+    @property
+    def rule_text(self) -> str | None:
+        return rule_text(self.rule)
+
+    @property
+    def href(self) -> str | None:
+        if not self.rule or self.rule not in rules_by_id() or not self.game:
+            return None
+        return f"/rules/{self.game}#{rules_by_id()[self.rule].anchor}"
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def _load(game_id: str) -> StoredGame:
+    try:
+        return get_store().load(game_id)
+    except GameNotFound:
+        abort(404)
+
+
+@bp.get("/games/<game_id>/table")
+def show(game_id: str):
+    game = _load(game_id)
+    if not game.match.referee:
+        return redirect(f"/games/{game_id}")
+    return render_table(game)
+
+
+@bp.errorhandler(CSRFError)
+def _expired(error: CSRFError):
+    """A missing or stale CSRF token (an old page): show the fresh table, log nothing."""
+    game_id = (request.view_args or {}).get("game_id")
+    if not game_id:
+        return error.description, 400
+    return render_table(_load(game_id), refusal=Refusal(
+        "This page is too old to send (its security token expired): the table is reloaded, "
+        "tap again."), status=400)
+
+
+@bp.post("/games/<game_id>/table/act")
+def act(game_id: str):
+    game = _load(game_id)
+    if not game.match.referee:
+        return redirect(f"/games/{game_id}")
+    form = ActionForm()
+    keep_tile = request.form.get("tile") or None
+    if not form.validate_on_submit():
+        problem = ("This page is too old to send (its security token expired): the table is "
+                   "reloaded, tap again." if "csrf_token" in form.errors else
+                   "The tap did not say what to log: " + "; ".join(
+                       f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+        return render_table(game, refusal=Refusal(problem), status=400)
+    body = _action_body(game.match, form)
+    try:
+        action = Action.from_json(body)
+        get_store().change(game_id, "action", action.to_json(),
+                           expected_version=form.version.data, guard=check_pin)
+    except RuleViolation as error:
+        game = _load(game_id)  # unchanged by the refusal; fresh if another device logged meanwhile
+        return render_table(game, tile=keep_tile, who=body.get("player"),
+                            refusal=Refusal(error.message, error.rule_id, game.match.config.game),
+                            status=422)
+    except BadRequest as error:
+        return render_table(game, tile=keep_tile, refusal=Refusal(error.message), status=400)
+    except VersionConflict:
+        fresh = _load(game_id)
+        return render_table(fresh, notice="The table changed: reloaded. Another device logged "
+                                          "first: check the table, then tap again.", status=409)
+    except PinRequired as error:
+        return render_table(game, refusal=Refusal(
+            error.message, None, None), status=403, unlock=True)
+    flash(describe(action, game.match), "logged")
+    return redirect(url_for("table.show", game_id=game_id), code=303)
+
+
+def _action_body(match: Match, form: ActionForm) -> dict[str, Any]:
+    """The API body of the tapped action (its shape is checked by ``Action.from_json``)."""
+    kind = form.type.data
+    body: dict[str, Any] = {"type": kind}
+    if kind != "undo":
+        body["player"] = form.player.data or None
+    if kind == "play":
+        body["tile"] = form.tile.data or None
+        place = form.place.data or None
+        if match.config.game == "mexican-train":
+            body["train"] = place
+        elif place and place != CENTRE:
+            body["on"] = place
+    return body
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def describe(action: Action, match: Match) -> str:
+    """One line for a person: what was logged (or is about to be undone)."""
+    who = action.player or "Someone"
+    if action.type == "play":
+        if match.config.game == "mexican-train":
+            train = "the Mexican train" if action.train == "mexican" else (
+                "their own train" if action.train == action.player else f"{action.train}'s train")
+            return f"{who} played {action.tile} on {train}."
+        if action.on is None:
+            first = "the spinner" if match.config.game == "chicken-foot" else "the lead"
+            return f"{who} played {action.tile} ({first})."
+        return f"{who} played {action.tile} on {action.on}."
+    words = {"draw": "drew a tile", "pass": "passed" if match.config.game != "kozel" else "knocked",
+             "end": "ended the first turn", "start": "starts the round",
+             "undo": "undid the last action"}
+    if action.type == "undo":
+        return "The last action was undone."
+    return f"{who} {words.get(action.type, action.type)}."
+
+
+def _parse_tile(text: str | None, highest: int) -> Tile | None:
+    if not text:
+        return None
+    try:
+        tile = Tile.parse(text)
+    except TileError:
+        return None
+    return tile if tile.in_set(highest) else None
+
+
+def _place_action(game: str, player: str | None, tile: Tile, place: Any) -> Action:
+    if game == "mexican-train":
+        return Action("play", player, tile, train=place)
+    return Action("play", player, tile, on=place)
+
+
+def place_key(place: Any) -> str:
+    """A place as the form sends it: a train key, a tile's text or ``centre``."""
+    if place is None:
+        return CENTRE
+    return str(place)
+
+
+def _place_from_key(game: str, key: str | None, engine) -> Any:
+    for place in engine.targets():
+        if place_key(place) == key:
+            return place
+    if game == "mexican-train":
+        return key
+    return _parse_tile(key, engine.setup.highest)
+
+
+def render_table(game: StoredGame, *, tile: str | None = None, who: str | None = None,
+                 refusal: Refusal | None = None, notice: str | None = None,
+                 status: int = 200, unlock: bool = False):
+    match = game.match
+    config = match.config
+    args = request.args if request.method == "GET" else {}
+    tile_text = tile if tile is not None else args.get("tile")
+    who = who or args.get("who")
+    ask_key = args.get("ask")
+    confirm = args.get("confirm")
+    state = game.state()
+    rnd = state["round"]
+    round_status = match.round_status()
+    engine = match.engine
+    playing = round_status == "playing" and engine is not None
+    turn = rnd.get("turn")
+    actor = turn if turn else (who if who in config.players else None)
+    selected = _parse_tile(tile_text, config.highest) if playing else None
+    on_table = engine.tiles_on_table() if engine is not None else frozenset()
+    if selected in on_table:
+        selected = None
+
+    # Where the selected tile may go (lit places), and the "can I play this?" answer.
+    targets = engine.targets() if playing else []
+    lit: set[str] = set()
+    if playing and selected is not None and actor:
+        lit = {place_key(p) for p in targets
+               if engine.is_legal(_place_action(config.game, actor, selected, p))}
+    answer = None
+    if playing and selected is not None and actor and ask_key:
+        place = _place_from_key(config.game, ask_key, engine)
+        try:
+            engine.check(_place_action(config.game, actor, selected, place))
+        except (RuleViolation, BadRequest) as error:
+            answer = {"ok": False, "place": ask_key, "refusal": Refusal(
+                error.message, getattr(error, "rule_id", None), config.game)}
+        else:
+            answer = {"ok": True, "place": ask_key}
+
+    # The picker: the round's set less the tiles on the table, by suit, highest first.
+    picker = []
+    if playing:
+        for high in range(config.highest, -1, -1):
+            row = []
+            for low in range(0, high + 1):
+                t = Tile(low, high)
+                if t in on_table:
+                    continue
+                fits = bool(actor) and any(
+                    engine.is_legal(_place_action(config.game, actor, t, p)) for p in targets)
+                row.append({"text": str(t), "fits": fits, "selected": t == selected})
+            if row:
+                picker.append({"high": high, "tiles": row})
+
+    def legal(kind: str, player: str | None = None) -> bool:
+        return playing and bool(player or actor) and engine.is_legal(Action(kind, player or actor))
+
+    controls = {
+        "draw": legal("draw"), "pass": legal("pass"),
+        "end": config.game == "mexican-train" and getattr(config.options, "first_turn", "single") == "build",
+        "end_legal": legal("end"),
+    }
+    starters = []
+    if playing and turn and any(legal("start", p) for p in config.players if p != turn):
+        starters = [p for p in config.players if legal("start", p)]
+
+    last_action = match.history[-1] if match.history else None
+    reminders = rnd.get("reminders") or []
+    banners = [r for r in reminders if r["rule"] in LAST_TILE_RULES]
+    notes = [r for r in reminders if r not in banners]
+    form = ActionForm(formdata=None, version=game.version, player=actor or "")
+    context = dict(
+        game=game, match=match, config=config, state=state, rnd=rnd, round_status=round_status,
+        playing=playing, turn=turn, actor=actor, who=who, selected=selected, lit=lit,
+        answer=answer, ask_key=ask_key, picker=picker, controls=controls, starters=starters,
+        confirm_undo=confirm == "undo" and bool(match.history), last_action=last_action,
+        last_text=describe(last_action, match) if last_action else None,
+        banners=banners, notes=notes, refusal=refusal, notice=notice, form=form,
+        highest=config.highest, hands=rnd.get("hands") or {}, unlock=unlock,
+        hands_url=f"/games/{game.id}/rounds/{rnd['number']}/hands",
+        rules_url=f"/rules/{config.game}", overview_url=f"/games/{game.id}",
+        end=rnd.get("end"), place_key=place_key, CENTRE=CENTRE,
+        rule_href=lambda rule: Refusal("", rule, config.game).href,
+        base=url_for("table.show", game_id=game.id),
+    )
+    if config.game == "mexican-train":
+        context.update(mexican_train_view(match, rnd))
+    elif config.game == "kozel":
+        context.update(kozel_view(match, engine))
+    else:
+        context.update(chicken_foot_view(match, rnd))
+    return render_template(TEMPLATES[config.game], **context), status
+
+
+def mexican_train_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
+    """Trains as rows from the hub, each tile oriented from the engine outwards."""
+    engine_tile = Tile.parse(rnd["double"]) if rnd.get("double") else None
+    engine_value = engine_tile.high if engine_tile else 0
+    open_doubles = list(rnd.get("open_doubles") or [])
+    trains = []
+    for key, train in (rnd.get("trains") or {}).items():
+        value = engine_value
+        tiles = []
+        for text in train["tiles"]:
+            t = Tile.parse(text)
+            tiles.append({"text": text, "first": value, "double": t.is_double,
+                          "open": text in open_doubles})
+            value = t.other(value)
+        trains.append({"key": key, "owner": None if key == "mexican" else key,
+                       "label": "Mexican train" if key == "mexican" else key,
+                       "tiles": tiles, "open_end": train["open"], "marker": train["marker"]})
+    return {"trains": trains, "engine_tile": str(engine_tile) if engine_tile else None,
+            "open_doubles": open_doubles}
+
+
+def kozel_view(match: Match, engine) -> dict[str, Any]:
+    """The line of play from its left end to its right end, each tile oriented so that
+    touching halves meet (the engine keeps the line in order; ``ends[0]`` is its left)."""
+    line: list[dict[str, Any]] = []
+    if engine is None:
+        return {"line": line, "end_tiles": []}
+    state = engine.extra_state()
+    tiles = [Tile.parse(text) for text in state.get("line", [])]
+    if tiles:
+        # The left tile shows the left end's value outermost; each next tile starts with
+        # the half its neighbour leaves open.
+        value = state["ends"][0]
+        for tile in tiles:
+            first = value if tile.has(value) else tile.low
+            line.append({"text": str(tile), "first": first, "double": tile.is_double})
+            value = tile.other(first)
+    end_tiles = [str(t) for t in getattr(engine, "end_tiles", [])]
+    return {"line": line, "end_tiles": end_tiles}
+
+
+def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
+    """The spinner and its arms (feet as a double with its toes), from extra_state()."""
+    open_on = {entry["on"] for entry in rnd.get("open_ends") or []}
+
+    def branch(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for entry in entries:
+            t = Tile.parse(entry["tile"])
+            item = {"text": entry["tile"], "first": t.other(entry["end"]), "end": entry["end"],
+                    "double": t.is_double,
+                    "open": entry["tile"] in open_on, "dead": entry.get("dead", False)}
+            if "toes" in entry:
+                item["toes"] = [branch(toe) for toe in entry["toes"]]
+                item["missing"] = max(0, 3 - len(entry["toes"]))
+            out.append(item)
+        return out
+
+    arms = [branch(arm) for arm in rnd.get("arms") or []]
+    arm_count = rnd.get("arm_count") or 4
+    spinner_value = Tile.parse(rnd["double"]).high if rnd.get("double") else None
+    return {"arms": arms, "spinner": rnd.get("spinner"), "spinner_value": spinner_value, "arm_count": arm_count,
+            "unstarted": max(0, arm_count - len(arms)), "foot": rnd.get("foot"),
+            "open_on": open_on}

@@ -174,7 +174,7 @@ def test_deal_is_seven_each_and_the_rest_is_the_bazaar(players, bazaar):
     assert engine.hand_sizes() == {name: 7 for name in players}
     assert engine.boneyard() == bazaar
     assert engine.tiles_on_table() == frozenset()
-    assert engine.extra_state() == {"ends": []}
+    assert engine.extra_state()["ends"] == []
     assert engine.targets() == [None]
 
 
@@ -211,7 +211,7 @@ def test_later_round_with_an_unknown_leader_waits_like_round_one():
 # ----- the line and its ends -----------------------------------------------------------------
 def test_lead_shows_both_halves_and_is_the_only_target():
     engine = run(new_round(), "Ana 3-5")
-    assert engine.extra_state() == {"ends": [3, 5]}
+    assert engine.extra_state()["ends"] == [3, 5]
     assert engine.targets() == [Tile(3, 5)]
     assert engine.hand_sizes() == {"Ana": 6, "Ben": 7}
     assert engine.tiles_on_table() == {Tile(3, 5)}
@@ -224,7 +224,7 @@ def test_lead_shows_both_halves_and_is_the_only_target():
 ])
 def test_a_play_on_the_lead_joins_the_half_it_matches(step, ends, targets):
     engine = run(new_round(), "Ana 3-5, " + step)
-    assert engine.extra_state() == {"ends": ends}
+    assert engine.extra_state()["ends"] == ends
     assert engine.targets() == [Tile.parse(text) for text in targets]
 
 
@@ -234,9 +234,16 @@ def test_when_a_tile_fits_both_ends_the_on_decides(on, ends):
     assert sorted(engine.extra_state()["ends"]) == ends
 
 
+def test_the_line_is_kept_in_order_from_the_first_end_to_the_second():
+    engine = run(new_round(), "Ana 3-5, Ben 1-3 on 3-5, Ana 5-6 on 3-5, Ben 1-1 on 1-3")
+    state = engine.extra_state()
+    assert state["line"] == ["1-1", "1-3", "3-5", "5-6"]
+    assert state["ends"] == [1, 6]
+
+
 def test_a_play_without_on_is_placed_where_it_alone_fits():
     engine = run(new_round(), "Ana 3-5, Ben 5-6 on 3-5, Ana 1-6")
-    assert engine.extra_state() == {"ends": [3, 1]}
+    assert engine.extra_state()["ends"] == [3, 1]
 
 
 def test_a_double_lead_takes_a_tile_on_either_half():
@@ -290,7 +297,7 @@ def test_the_seed_fish_ends_the_round_with_its_fisherman():
     engine = run(new_round(FOUR), FISH_LINE)
     assert engine.outcome() is None  # ends show 2 and 5: still open
     run(engine, "Ana 2-5 on 3-5")
-    assert engine.extra_state() == {"ends": [2, 2]}
+    assert engine.extra_state()["ends"] == [2, 2]
     assert Tile(2, 2) not in engine.tiles_on_table()  # a fish even with the 2-2 still out
     assert engine.outcome() == RoundEnd("fish", "Ana")
     assert engine.turn() is None
@@ -308,7 +315,7 @@ def test_a_fish_made_with_the_last_tile_is_went_out():
     engine = run(new_round(FOUR), ANA_FISH_LAST)
     assert engine.hand_sizes()["Ana"] == 1
     run(engine, "Ana 2-5 on 3-5")
-    assert engine.extra_state() == {"ends": [2, 2]}
+    assert engine.extra_state()["ends"] == [2, 2]
     assert engine.outcome() == RoundEnd("domino", "Ana")
 
 
@@ -447,7 +454,7 @@ def test_random_rounds(deal, data):
             break
         player = engine.turn()
         assert player is not None
-        assert engine.extra_state() == {"ends": line_ends}
+        assert engine.extra_state()["ends"] == line_ends
         # Every tile that matches an end value must be accepted on that end, and no other.
         moves = []
         for tile in hands[player]:

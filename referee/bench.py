@@ -1,0 +1,972 @@
+"""Benchmarks (issue 8): ``python -m referee.bench [--quick] [--profile]``.
+
+Prints a table and, as its last line, one JSON object with the figures of issue 8, each
+measured in this run (see docs/BENCHMARKS.md for what each one means and the goals):
+
+- ``engine_kozel_vs_dominoes``: random full Kozel rounds/s (4 players, hidden hands, bots
+  that play the first legal tile, every action applied through ``KozelRound.apply``, which
+  validates it) divided by random full games/s of the PyPI ``dominoes`` library (4 players,
+  double-six, random valid moves); ``null`` when ``dominoes`` is not installed.
+- ``engine_mt_rounds_per_s``: the same for Mexican Train (8 players, double-12).
+- ``play_vs_bare_flask``: median server time of a logged Mexican Train play through the
+  served app (waitress in a subprocess, real HTTP) divided by that of a bare Flask JSON
+  endpoint added to the same app, in the same server, by this script only.
+- ``late_vs_early``: median server time of a logged play after 500 actions in the game
+  divided by one after 5.
+- ``table_page_kb`` / ``table_page_requests``: bytes (headers and bodies) and requests of a
+  first load of ``/games/<id>/table`` in Chromium; ``null`` without Chromium or Playwright.
+- ``load_p99_ms_30_clients`` / ``load_errors``: 30 concurrent clients, each logging an
+  action per second (its own game) for 30 s (5 s with ``--quick``).
+
+"Server time" is measured inside the server process by a WSGI wrapper (the time from the
+request reaching the Flask app to its response headers, sent back in ``Server-Timing``);
+the client round trip over a keep-alive HTTP connection is shown beside it in the table.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import pickle
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from referee.match import GameConfig, Match
+from referee.rules.base import Action
+from referee.rules.kozel import Kozel, KozelOptions, KozelRound, lead_order
+from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions, MexicanTrainRound
+from referee.store import apply_event
+from referee.tiles import Tile, full_set
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+KOZEL_PLAYERS = ("Ana", "Boris", "Vera", "Gleb")
+MT_PLAYERS = ("Ana", "Ben", "Chloé", "Dara", "Eli", "Fay", "Gus", "Hana")
+MT_GAME = {"game": "mexican-train", "set": 12, "players": list(MT_PLAYERS)}
+BARE_PATH = "/bench/bare"
+GOALS = {
+    "engine_kozel_vs_dominoes": (">=", 2),
+    "play_vs_bare_flask": ("<=", 3),
+    "late_vs_early": ("<=", 1.3),
+    "table_page_kb": ("<=", 100),
+    "table_page_requests": ("<=", 6),
+    "load_errors": ("<=", 0),
+}
+
+
+# ----- engines ---------------------------------------------------------------------------
+
+def _timed_loop(seconds: float, one: Callable[[], int]) -> tuple[int, int, float]:
+    """Call ``one`` (which returns the actions it took) until ``seconds`` have passed."""
+    count = actions = 0
+    start = time.perf_counter()
+    while True:
+        actions += one()
+        count += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count, actions, elapsed
+
+
+_KOZEL_TILES = full_set(6)  # ordered as sorted: 0-0, 0-1, … 6-6
+_LEAD_ORDER = tuple(_KOZEL_TILES.index(tile) for tile in lead_order())
+_KOZEL_SETUPS: dict[tuple[int, str | None], Any] = {}
+_KOZEL_ACTIONS: dict[tuple, Action] = {}
+
+
+def _kozel_setup(number: int, leader: str | None):
+    """The (immutable) round set-up, made once per round number and leader."""
+    key = (number, leader if number > 1 else None)
+    setup = _KOZEL_SETUPS.get(key)
+    if setup is None:
+        setup = Kozel.round_setup(number, KOZEL_PLAYERS, 6, KozelOptions(), [])
+        if number > 1:
+            setup = replace(setup, starter=leader)
+        setup = _KOZEL_SETUPS.setdefault(key, setup)
+    return setup
+
+
+def _kozel_action(kind: str, player: str, tile: Tile | None = None, on: Tile | None = None) -> Action:
+    """Actions are immutable values: each one is made once and reused."""
+    key = (kind, player, tile, on)
+    action = _KOZEL_ACTIONS.get(key)
+    if action is None:
+        action = _KOZEL_ACTIONS.setdefault(key, Action(kind, player, tile, None, on))
+    return action
+
+
+def kozel_round(rng: random.Random, number: int, leader: str | None,
+                check_view: bool = False) -> tuple[Any, int]:
+    """One random full Kozel round, 4 players, all 28 tiles dealt (hidden from the engine).
+
+    The bots see the table as players do (they track the two ends of the line from the
+    plays they make) and each plays the first tile of its sorted hand that fits an end, or
+    knocks. Every action goes through ``KozelRound.apply``, which validates it (a refusal
+    raises). Round 1 is led by the first tile of the kz.lead.first order; later rounds by
+    the player who went out or made the fish last round. ``check_view`` compares the
+    bots' view of the ends with the engine's after every action (for the smoke test).
+    """
+    order = list(range(len(_KOZEL_TILES)))
+    rng.shuffle(order)
+    hands = {name: [_KOZEL_TILES[index] for index in sorted(order[seat * 7:(seat + 1) * 7])]
+             for seat, name in enumerate(KOZEL_PLAYERS)}
+    engine = KozelRound(_kozel_setup(number, leader))
+    ends: list[list] = []  # the bots' view: [tile at the end, value it shows] for both ends
+    actions = 0
+    while engine.outcome() is None:
+        player = engine.turn()
+        end = position = None
+        if player is None:  # round 1: whoever holds the first tile in the lead order
+            seat_of = {index: seat for seat, start in enumerate(range(0, 28, 7))
+                       for index in order[start:start + 7]}
+            first = next(index for index in _LEAD_ORDER if index in seat_of)
+            player = KOZEL_PLAYERS[seat_of[first]]
+            tile = _KOZEL_TILES[first]
+            position = hands[player].index(tile)
+            action = _kozel_action("play", player, tile)
+        elif not ends:
+            position = 0
+            action = _kozel_action("play", player, hands[player][0])
+        else:
+            action = _kozel_action("pass", player)
+            first_value, second_value = ends[0][1], ends[1][1]
+            for index, tile in enumerate(hands[player]):
+                low, high = tile.low, tile.high
+                if low == first_value or high == first_value:
+                    end = 0
+                elif low == second_value or high == second_value:
+                    end = 1
+                else:
+                    continue
+                position = index
+                action = _kozel_action("play", player, tile, ends[end][0])
+                break
+        engine.apply(action)
+        if position is not None:
+            tile = hands[player].pop(position)
+            if end is None:
+                ends = [[tile, tile.low], [tile, tile.high]]
+            else:
+                ends[end] = [tile, tile.other(ends[end][1])]
+        actions += 1
+        if check_view and engine.outcome() is None:
+            assert engine.extra_state()["ends"] == [value for _, value in ends], (ends, engine.extra_state())
+    return engine.outcome(), actions
+
+
+def bench_kozel(seconds: float, seed: int = 1) -> dict[str, float]:
+    rng = random.Random(seed)
+    state = {"round": 0, "leader": None}
+
+    def one() -> int:
+        number = state["round"] % 5 + 1  # a game of five rounds, then a fresh game
+        outcome, actions = kozel_round(rng, number, state["leader"])
+        state["round"] += 1
+        state["leader"] = outcome.player
+        return actions
+
+    count, actions, elapsed = _timed_loop(seconds, one)
+    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed}
+
+
+def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -> dict[str, float]:
+    """The engine's share of ``bench_kozel``: the actions of ``rounds`` recorded rounds
+    applied again on fresh engines (no dealing, no choosing), for ``seconds``."""
+    rng = random.Random(seed)
+    recorded = []
+    leader = None
+    for index in range(rounds):
+        number = index % 5 + 1
+        log: list[Action] = []
+        engine_apply = KozelRound.apply
+
+        def recording(self, action, log=log, engine_apply=engine_apply):
+            log.append(action)
+            engine_apply(self, action)
+
+        KozelRound.apply = recording
+        try:
+            outcome, _ = kozel_round(rng, number, leader)
+        finally:
+            KozelRound.apply = engine_apply
+        setup = Kozel.round_setup(number, KOZEL_PLAYERS, 6, KozelOptions(), [])
+        recorded.append((replace(setup, starter=leader) if number > 1 else setup, log))
+        leader = outcome.player
+    state = {"next": 0}
+
+    def one() -> int:
+        setup, log = recorded[state["next"] % rounds]
+        state["next"] += 1
+        engine = KozelRound(setup)
+        for action in log:
+            engine.apply(action)
+        return len(log)
+
+    count, actions, elapsed = _timed_loop(seconds, one)
+    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed,
+            "us_per_action": elapsed / actions * 1e6}
+
+
+def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
+    """Random full games of the PyPI ``dominoes`` library (4 players, double-six)."""
+    try:
+        import dominoes
+    except ImportError:
+        return None
+    dominoes.players.rand.seed(seed) if hasattr(dominoes.players, "rand") else None
+    random.seed(seed)
+
+    def one() -> int:
+        game = dominoes.Game.new()
+        while game.result is None:
+            dominoes.players.random(game)
+            game.make_move(*game.valid_moves[0])
+        return len(game.moves)
+
+    count, actions, elapsed = _timed_loop(seconds, one)
+    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed,
+            "version": _version("dominoes")}
+
+
+def _version(package: str) -> str | None:
+    try:
+        from importlib.metadata import version
+        return version(package)
+    except Exception:
+        return None
+
+
+class MexicanTrainHands:
+    """What the engine never sees in a Mexican Train round: the hands and the boneyard; and
+    the table as the players see it (each train's open end, tracked from the plays)."""
+
+    def __init__(self, rng: random.Random, setup, players: tuple[str, ...], trains: list[str]) -> None:
+        tiles = [tile for tile in full_set(setup.highest) if tile != setup.double]
+        rng.shuffle(tiles)
+        size = setup.hand_size
+        self.hands = {name: sorted(tiles[seat * size:(seat + 1) * size]) for seat, name in enumerate(players)}
+        self.pool = tiles[len(players) * size:]
+        self.open = {key: setup.double.high for key in trains}
+
+    def next_action(self, engine: MexicanTrainRound) -> Action:
+        """The first tile of the hand that the engine accepts (``is_legal``) on a train
+        whose open end it matches, else a draw when the engine allows one, else a pass."""
+        player = engine.turn()
+        ends = self.open.items()
+        for tile in self.hands[player]:
+            for key, value in ends:
+                if tile.has(value):
+                    action = Action("play", player, tile, key)
+                    if engine.is_legal(action):
+                        return action
+        draw = Action("draw", player)
+        if self.pool and engine.is_legal(draw):
+            return draw
+        return Action("pass", player)
+
+    def took(self, action: Action) -> None:
+        """Book an accepted action in the hidden hands and the table."""
+        if action.type == "play":
+            self.hands[action.player].remove(action.tile)
+            self.open[action.train] = action.tile.other(self.open[action.train])
+        elif action.type == "draw":
+            self.hands[action.player].append(self.pool.pop())
+
+    def left(self) -> dict[str, list[str]]:
+        return {name: [str(tile) for tile in hand] for name, hand in self.hands.items()}
+
+
+def mt_round(rng: random.Random, number: int) -> tuple[Any, int]:
+    """One random full Mexican Train round: 8 players, double-12, every action validated."""
+    options = MexicanTrainOptions(first_double=12)
+    setup = MexicanTrain.round_setup(number, MT_PLAYERS, 12, options, [])
+    engine = MexicanTrainRound(setup)
+    hidden = MexicanTrainHands(rng, setup, MT_PLAYERS, engine.targets())
+    actions = 0
+    while engine.outcome() is None:
+        action = hidden.next_action(engine)
+        engine.apply(action)
+        hidden.took(action)
+        actions += 1
+    return engine.outcome(), actions
+
+
+def bench_mt(seconds: float, seed: int = 1) -> dict[str, float]:
+    rng = random.Random(seed)
+    state = {"round": 0}
+
+    def one() -> int:
+        number = state["round"] % 13 + 1
+        state["round"] += 1
+        return mt_round(rng, number)[1]
+
+    count, actions, elapsed = _timed_loop(seconds, one)
+    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed}
+
+
+# ----- a client that plays a whole Mexican Train game through the store or the API ----------
+
+class GameDriver:
+    """Keeps a mirror of one game (a ``Match``) and the hidden hands, and says what to log
+    next: an action while the round is played, the hands left once it is over."""
+
+    def __init__(self, rng: random.Random, game_id: str, config: dict[str, Any] = MT_GAME) -> None:
+        self.rng = rng
+        self.id = game_id
+        self.match = Match(GameConfig.from_json(config))
+        self.hidden = self._deal()
+        self.actions = 0
+
+    def _deal(self) -> MexicanTrainHands:
+        match = self.match
+        return MexicanTrainHands(self.rng, match.setup, match.players, match.engine.targets())
+
+    def next_change(self) -> tuple[str, dict[str, Any]] | None:
+        match = self.match
+        if match.finished:
+            return None
+        if match.round_status() == "playing":
+            return "action", self.hidden.next_action(match.engine).to_json()
+        return "hands", {"round": match.number, "hands": self.hidden.left()}
+
+    def accepted(self, kind: str, payload: dict[str, Any]) -> None:
+        number = self.match.number
+        apply_event(self.match, kind, payload)
+        self.actions += 1
+        if kind == "action":
+            self.hidden.took(Action.from_json(payload))
+        elif self.match.number != number:
+            self.hidden = self._deal()
+
+    def request(self, kind: str, payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        if kind == "action":
+            return f"/api/games/{self.id}/actions", payload
+        return f"/api/games/{self.id}/rounds/{payload['round']}/hands", {"hands": payload["hands"]}
+
+
+# ----- the served app --------------------------------------------------------------------
+
+def make_bench_app(database: str):
+    """The product's app plus, for this benchmark only, a bare JSON endpoint and a WSGI
+    wrapper that reports the app's own time of each request in ``Server-Timing``."""
+    from flask import jsonify, request
+
+    from referee.web import create_app, csrf
+
+    app = create_app({"DATABASE": database, "SECRET_KEY": "bench-secret"})
+
+    @app.post(BARE_PATH)
+    def bench_bare():
+        body = request.get_json(silent=True)
+        return jsonify({"ok": True, "echo": body})
+
+    csrf.exempt(bench_bare)  # like the API: JSON only
+
+    inner = app.wsgi_app
+
+    def timed(environ, start_response):
+        started = time.perf_counter()
+
+        def respond(status, headers, exc_info=None):
+            headers.append(("Server-Timing", f"app;dur={(time.perf_counter() - started) * 1000:.4f}"))
+            return start_response(status, headers, exc_info)
+
+        return inner(environ, respond)
+
+    app.wsgi_app = timed
+    return app
+
+
+def serve_main(database: str, port: int, threads: int) -> None:
+    from waitress import serve
+    if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-normal":
+        _what_if_sync_normal()
+    serve(make_bench_app(database), host="127.0.0.1", port=port, threads=threads,
+          ident="domino-referee-bench", _quiet=True)
+
+
+def _what_if_sync_normal() -> None:
+    """``--what-if-sync-normal``: the served app's connections use ``synchronous=NORMAL``
+    (no fsync at each commit in WAL mode; a power cut can lose the last commits, a crash of
+    the app cannot). An experiment for docs/BENCHMARKS.md, never the product's setting."""
+    from referee import store as store_module
+    original = store_module.Store.__init__
+
+    def patched(self, path: str) -> None:
+        original(self, path)
+        self.db.execute("PRAGMA synchronous=NORMAL")
+
+    store_module.Store.__init__ = patched
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """The bench app served by waitress in a subprocess (its own interpreter and GIL)."""
+
+    def __init__(self, database: str, threads: int = 8) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        root = Path(__file__).resolve().parents[1]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee.bench", "--serve", database, str(self.port), str(threads)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("bench server died: " + self.process.stderr.read().decode()[-2000:])
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("bench server did not start")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def post(self, path: str, body: Any) -> tuple[int, Any, float, float]:
+        """POST JSON; returns (status, json, round trip ms, server ms)."""
+        data = json.dumps(body).encode()
+        started = time.perf_counter()
+        try:
+            self.conn.request("POST", path, body=data, headers={"Content-Type": "application/json"})
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            raise
+        trip = (time.perf_counter() - started) * 1000
+        timing = response.getheader("Server-Timing") or "app;dur=nan"
+        server = float(timing.split("dur=")[1])
+        return response.status, json.loads(raw or b"null"), trip, server
+
+    def create_game(self, config: dict[str, Any] = MT_GAME) -> str:
+        status, data, _, _ = self.post("/api/games", config)
+        if status != 201:
+            raise RuntimeError(f"creating a game failed: {status} {data}")
+        return data["id"]
+
+    def step(self, driver: GameDriver) -> tuple[str, int, float, float] | None:
+        """Log the driver's next change; returns (action type or "hands", status, trip, server)."""
+        change = driver.next_change()
+        if change is None:
+            return None
+        kind, payload = change
+        path, body = driver.request(kind, payload)
+        status, data, trip, server = self.post(path, body)
+        if status != 200:
+            raise RuntimeError(f"{path} {body} refused: {status} {data}")
+        driver.accepted(kind, payload)
+        return (payload["type"] if kind == "action" else "hands"), status, trip, server
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(share * len(ordered) + 0.5)) - 1))
+    return ordered[index]
+
+
+def bench_play_vs_bare(server: Server, plays: int, seed: int = 2) -> dict[str, float]:
+    """Logged plays of a live Mexican Train game, interleaved with bare endpoint calls."""
+    client = Client(server.port)
+    rng = random.Random(seed)
+    for _ in range(20):  # warm both paths up
+        client.post(BARE_PATH, {"type": "play"})
+    play_trip, play_server, bare_trip, bare_server = [], [], [], []
+    driver = GameDriver(rng, client.create_game())
+    while len(play_server) < plays:
+        result = client.step(driver)
+        if result is None:
+            driver = GameDriver(rng, client.create_game())
+            continue
+        kind, _, trip, took = result
+        if kind != "play":
+            continue
+        play_trip.append(trip)
+        play_server.append(took)
+        status, _, trip, took = client.post(BARE_PATH, {"type": "play", "player": "Ana", "tile": "5-12",
+                                                        "train": "mexican"})
+        bare_trip.append(trip)
+        bare_server.append(took)
+    client.close()
+    return {
+        "play_server_ms": _median(play_server), "bare_server_ms": _median(bare_server),
+        "play_trip_ms": _median(play_trip), "bare_trip_ms": _median(bare_trip),
+        "ratio": _median(play_server) / _median(bare_server),
+        "ratio_trip": _median(play_trip) / _median(bare_trip), "samples": len(play_server),
+    }
+
+
+def bench_late_vs_early(server: Server, plays: int, late_at: int = 500, early_at: int = 5,
+                        seed: int = 3, per_early_game: int = 8) -> dict[str, float]:
+    """Median server time of logged plays in a game past ``late_at`` actions vs in games
+    just past ``early_at`` (a fresh early game every ``per_early_game`` plays, so that
+    "early" stays early), measured interleaved; every game is played through the API."""
+    client = Client(server.port)
+    rng = random.Random(seed)
+
+    def game_at(actions: int) -> GameDriver:
+        driver = GameDriver(rng, client.create_game())
+        while driver.actions < actions:
+            if client.step(driver) is None:
+                raise RuntimeError("the game finished before reaching the point to measure")
+        return driver
+
+    late = game_at(late_at)
+    late_start = late.actions
+    early = game_at(early_at)
+    early_spans: list[tuple[int, int]] = []
+    early_start, early_plays = early.actions, 0
+    times: dict[str, list[float]] = {"late": [], "early": []}
+    trips: dict[str, list[float]] = {"late": [], "early": []}
+    while min(len(times["late"]), len(times["early"])) < plays:
+        for name in ("late", "early"):
+            if len(times[name]) >= plays:
+                continue
+            driver = late if name == "late" else early
+            kind, _, trip, took = client.step(driver)
+            if kind != "play":
+                continue
+            times[name].append(took)
+            trips[name].append(trip)
+            if name == "early":
+                early_plays += 1
+                if early_plays == per_early_game:
+                    early_spans.append((early_start, early.actions))
+                    early = game_at(early_at)
+                    early_start, early_plays = early.actions, 0
+    if early_plays:
+        early_spans.append((early_start, early.actions))
+    client.close()
+    late_ms, early_ms = _median(times["late"]), _median(times["early"])
+    return {"late_ms": late_ms, "early_ms": early_ms, "ratio": late_ms / early_ms,
+            "late_trip_ms": _median(trips["late"]), "early_trip_ms": _median(trips["early"]),
+            "late_from": late_start, "late_to": late.actions,
+            "early_from": min(span[0] for span in early_spans),
+            "early_to": max(span[1] for span in early_spans),
+            "early_games": len(early_spans), "samples": plays}
+
+
+def bench_load(server: Server, clients: int, seconds: float, rate: float = 1.0,
+               seed: int = 4) -> dict[str, float]:
+    """``clients`` threads, each with its own game and connection, each logging one change
+    per 1/``rate`` s at a random phase, for ``seconds``; every change is a legal one."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    ready = threading.Barrier(clients + 1)
+    master = random.Random(seed)
+    seeds = [master.random() for _ in range(clients)]
+    start_box: list[float] = []
+
+    def run(index: int) -> None:
+        rng = random.Random(seeds[index])
+        client = Client(server.port)
+        try:
+            driver = GameDriver(rng, client.create_game())
+        except Exception as error:  # counted below: a client that cannot start is an error
+            with lock:
+                errors.append(f"create: {error!r}")
+            ready.wait()
+            return
+        ready.wait()
+        begin = start_box[0] + rng.random() / rate
+        sent = 0
+        while True:
+            due = begin + sent / rate
+            if due - start_box[0] >= seconds:
+                break
+            pause = due - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            sent += 1
+            change = driver.next_change()
+            if change is None:
+                driver = GameDriver(rng, client.create_game())
+                change = driver.next_change()
+            kind, payload = change
+            path, body = driver.request(kind, payload)
+            started = time.perf_counter()
+            try:
+                status, data, _, _ = client.post(path, body)
+            except Exception as error:
+                with lock:
+                    errors.append(f"{path}: {error!r}")
+                continue
+            took = (time.perf_counter() - started) * 1000
+            with lock:
+                latencies.append(took)
+                if status != 200:
+                    errors.append(f"{path}: {status} {data}")
+            if status == 200:
+                driver.accepted(kind, payload)
+        client.close()
+
+    threads = [threading.Thread(target=run, args=(index,), daemon=True) for index in range(clients)]
+    for thread in threads:
+        thread.start()
+    start_box.append(time.perf_counter() + 0.2)
+    ready.wait()
+    for thread in threads:
+        thread.join(seconds + 60)
+    return {
+        "requests": len(latencies), "errors": len(errors), "error_samples": errors[:3],
+        "p50_ms": _percentile(latencies, 0.5), "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies) if latencies else float("nan"),
+        "clients": clients, "seconds": seconds,
+    }
+
+
+def bench_table_page(server: Server) -> dict[str, Any] | None:
+    """First load of /games/<id>/table in Chromium (a fresh context: nothing cached)."""
+    if not os.path.exists(CHROMIUM):
+        return None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    client = Client(server.port)
+    driver = GameDriver(random.Random(5), client.create_game())
+    for _ in range(12):  # a table with a few tiles on it
+        client.step(driver)
+    client.close()
+    url = f"{server.url}/games/{driver.id}/table"
+    requests: list[Any] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1024, "height": 768})
+            page = context.new_page()
+            page.on("requestfinished", lambda request: requests.append(request))
+            failed: list[Any] = []
+            page.on("requestfailed", lambda request: failed.append(request))
+            response = page.goto(url, wait_until="load")
+            page.wait_for_load_state("networkidle")
+            status = response.status if response else None
+            sizes_by_url = []
+            for request in requests:
+                sizes = request.sizes()
+                size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+                sizes_by_url.append((request.url.replace(server.url, ""), size))
+            total = sum(size for _, size in sizes_by_url)
+            external = [r.url for r in requests + failed
+                        if not r.url.startswith((server.url, "data:", "blob:"))]
+            context.close()
+        finally:
+            browser.close()
+    return {"status": status, "bytes": total, "kb": total / 1024, "requests": len(requests) + len(failed),
+            "external": external, "sizes": sizes_by_url}
+
+
+# ----- profiling -------------------------------------------------------------------------
+
+def profile_store(changes: int = 400, seed: int = 6) -> str:
+    """cProfile of ``Store.change`` for a Mexican Train game played in-process."""
+    import cProfile
+    import io
+    import pstats
+
+    from referee.store import Store
+    workdir = tempfile.mkdtemp(prefix="referee-bench-")
+    try:
+        store = Store(os.path.join(workdir, "profile.db"))
+        store.migrate()
+        game = store.create(GameConfig.from_json(MT_GAME))
+        driver = GameDriver(random.Random(seed), game.id)
+        profiler = cProfile.Profile()
+        for _ in range(changes):
+            change = driver.next_change()
+            if change is None:
+                break
+            profiler.enable()
+            store.change(game.id, *change)
+            profiler.disable()
+            driver.accepted(*change)
+        store.close()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+        return out.getvalue()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def profile_engines(seconds: float = 2.0) -> str:
+    import cProfile
+    import io
+    import pstats
+    out = io.StringIO()
+    for name, bench in (("Kozel", bench_kozel), ("Mexican Train", bench_mt)):
+        profiler = cProfile.Profile()
+        profiler.enable()
+        bench(seconds)
+        profiler.disable()
+        out.write(f"=== {name} engine ===\n")
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    return out.getvalue()
+
+
+def compare_store(plays: int = 300, rounds: int = 3, seed: int = 7) -> dict[str, float]:
+    """In-process A/B of the three speed-ups in referee/store.py: median app time of logged
+    Mexican Train plays (through the Flask app, without HTTP) with all turned off (the
+    default pickler, no idle connection kept, no spare Match) and on, alternating
+    ``rounds`` times."""
+    from referee import store as store_module
+    results: dict[str, list[float]] = {"before": [], "after": []}
+    workdir = tempfile.mkdtemp(prefix="referee-bench-")
+    saved = store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX
+    try:
+        for turn in range(rounds * 2):
+            name = "before" if turn % 2 == 0 else "after"
+            if name == "before":
+                store_module.snapshot_bytes = lambda match: pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+                store_module.KEEPERS_MAX = 0
+                store_module.SPARES_MAX = 0
+            else:
+                store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX = saved
+            store_module._SPARES.clear()
+            with store_module._KEEPERS_LOCK:
+                stale = [conn for conn, _ in store_module._KEEPERS.values()]
+                store_module._KEEPERS.clear()
+            for conn in stale:
+                conn.close()
+            app = make_bench_app(os.path.join(workdir, f"ab{turn}.db"))
+            client = app.test_client()
+            game_id = client.post("/api/games", json=MT_GAME).get_json()["id"]
+            driver = GameDriver(random.Random(seed + turn // 2), game_id)
+            timed = 0
+            while timed < plays // rounds:
+                change = driver.next_change()
+                if change is None:
+                    driver = GameDriver(random.Random(seed), client.post("/api/games", json=MT_GAME).get_json()["id"])
+                    continue
+                path, body = driver.request(*change)
+                response = client.post(path, json=body)
+                if response.status_code != 200:
+                    raise RuntimeError(f"{path} {body}: {response.status_code}")
+                driver.accepted(*change)
+                if change[0] == "action" and change[1]["type"] == "play":
+                    results[name].append(float(response.headers["Server-Timing"].split("dur=")[1]))
+                    timed += 1
+    finally:
+        store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX = saved
+        shutil.rmtree(workdir, ignore_errors=True)
+    return {"before_ms": _median(results["before"]), "after_ms": _median(results["after"]),
+            "plays": len(results["after"])}
+
+
+# ----- the report ------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    name: str
+    value: str
+    detail: str = ""
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def bench_kozel_vs_dominoes(seconds: float, slices: int = 10) -> tuple[dict, dict | None]:
+    """Both engines in alternating slices, so that a machine shared with other work slows
+    both alike; returns their totals."""
+    kozel = {"rounds": 0, "actions": 0, "seconds": 0.0}
+    dom: dict[str, Any] | None = {"rounds": 0, "actions": 0, "seconds": 0.0}
+    for index in range(slices):
+        part = bench_kozel(seconds / slices, seed=index + 1)
+        for key in kozel:
+            kozel[key] += part[key]
+        other = bench_dominoes(seconds / slices, seed=index + 1)
+        if other is None:
+            dom = None
+        elif dom is not None:
+            for key in ("rounds", "actions", "seconds"):
+                dom[key] += other[key]
+            dom["version"] = other["version"]
+    kozel["per_s"] = kozel["rounds"] / kozel["seconds"]
+    if dom is not None:
+        dom["per_s"] = dom["rounds"] / dom["seconds"]
+    return kozel, dom
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much each measurement does: FULL for the figures, QUICK for a smoke run."""
+
+    name: str
+    engine_seconds: float
+    plays: int          # logged plays timed against the bare endpoint
+    late_plays: int     # plays timed at each of the early and the late point
+    late_at: int        # the late point (actions in the game)
+    load_clients: int
+    load_seconds: float
+    page: bool = True
+
+
+FULL = Sizes("full", engine_seconds=5.0, plays=150, late_plays=60, late_at=500,
+             load_clients=30, load_seconds=30.0)
+QUICK = Sizes("quick", engine_seconds=1.0, plays=40, late_plays=20, late_at=500,
+              load_clients=30, load_seconds=5.0)
+
+
+def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, Any]:
+    """Measure everything, print the table through ``out`` and return the figures."""
+    rows: list[Row] = []
+    load_before = os.getloadavg()[0]
+    kozel, dom = bench_kozel_vs_dominoes(sizes.engine_seconds)
+    alone = bench_kozel_engine_only(sizes.engine_seconds / 5)
+    mt = bench_mt(sizes.engine_seconds)
+    ratio = kozel["per_s"] / dom["per_s"] if dom else None
+    rows.append(Row("Kozel rounds/s (4 players)", _fmt(kozel["per_s"], 0),
+                    f"{kozel['actions'] / kozel['rounds']:.1f} actions/round"))
+    rows.append(Row("  of which the engine alone could do", _fmt(alone["per_s"], 0),
+                    f"rounds/s replaying recorded actions, {alone['us_per_action']:.2f} us/action"))
+    rows.append(Row("dominoes games/s (4 players, d6)", _fmt(dom["per_s"], 0) if dom else "n/a",
+                    f"dominoes {dom['version']}" if dom else "pip install dominoes"))
+    rows.append(Row("engine_kozel_vs_dominoes", _fmt(ratio), "goal >= 2"))
+    rows.append(Row("engine_mt_rounds_per_s (8 players, d12)", _fmt(mt["per_s"], 0),
+                    f"{mt['actions'] / mt['rounds']:.1f} actions/round"))
+
+    workdir = tempfile.mkdtemp(prefix="referee-bench-")
+    server = Server(os.path.join(workdir, "bench.db"))
+    try:
+        bare = bench_play_vs_bare(server, sizes.plays)
+        rows.append(Row("logged MT play, server ms (median)", _fmt(bare["play_server_ms"], 3),
+                        f"round trip {bare['play_trip_ms']:.3f} ms"))
+        rows.append(Row("bare Flask JSON, server ms (median)", _fmt(bare["bare_server_ms"], 3),
+                        f"round trip {bare['bare_trip_ms']:.3f} ms"))
+        rows.append(Row("play_vs_bare_flask", _fmt(bare["ratio"]),
+                        f"goal <= 3; by round trip {bare['ratio_trip']:.2f}"))
+        late = bench_late_vs_early(server, sizes.late_plays, late_at=sizes.late_at)
+        rows.append(Row("play after 5 actions, server ms", _fmt(late["early_ms"], 3),
+                        f"actions {late['early_from']}..{late['early_to']} of "
+                        f"{late['early_games']} games, "
+                        f"round trip {late['early_trip_ms']:.3f} ms"))
+        rows.append(Row(f"play after {sizes.late_at} actions, server ms", _fmt(late["late_ms"], 3),
+                        f"actions {late['late_from']}..{late['late_to']}, "
+                        f"round trip {late['late_trip_ms']:.3f} ms"))
+        rows.append(Row("late_vs_early", _fmt(late["ratio"]), "goal <= 1.3"))
+        page = bench_table_page(server) if sizes.page else None
+        if page:
+            rows.append(Row("table page first load", f"{page['kb']:.1f} KB",
+                            f"{page['requests']} requests, HTTP {page['status']}, "
+                            f"{len(page['external'])} external; goal <= 100 KB, <= 6 requests"))
+            for url, size in page["sizes"]:
+                rows.append(Row(f"  {url[:60]}", f"{size / 1024:.1f} KB"))
+        else:
+            rows.append(Row("table page first load", "n/a",
+                            "skipped" if not sizes.page else "no Chromium/Playwright"))
+        load = bench_load(server, sizes.load_clients, sizes.load_seconds)
+        rows.append(Row(f"load: {sizes.load_clients} clients x 1 action/s", f"p99 {load['p99_ms']:.1f} ms",
+                        f"p50 {load['p50_ms']:.1f} ms, max {load['max_ms']:.1f} ms, "
+                        f"{load['requests']} requests in {load['seconds']:.0f} s, errors {load['errors']}"
+                        + (f" e.g. {load['error_samples'][0]}" if load["error_samples"] else "")))
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    figures = {
+        "engine_kozel_vs_dominoes": round(ratio, 3) if ratio is not None else None,
+        "engine_mt_rounds_per_s": round(mt["per_s"], 1),
+        "play_vs_bare_flask": round(bare["ratio"], 3),
+        "late_vs_early": round(late["ratio"], 3),
+        "table_page_kb": round(page["kb"], 1) if page else None,
+        "table_page_requests": page["requests"] if page else None,
+        "load_p99_ms_30_clients": round(load["p99_ms"], 2),
+        "load_errors": load["errors"],
+    }
+    width = max(len(row.name) for row in rows)
+    out(f"Domino Referee benchmark ({sizes.name}; {os.cpu_count()} CPUs, "
+        f"Python {sys.version.split()[0]}, load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after)")
+    for row in rows:
+        out(f"  {row.name:<{width}}  {row.value:>12}  {row.detail}".rstrip())
+    misses = [name for name, (op, goal) in GOALS.items() if figures.get(name) is not None
+              and not (figures[name] >= goal if op == ">=" else figures[name] <= goal)]
+    if page and page["external"]:
+        misses.append("table page: external requests " + ", ".join(page["external"]))
+    out("  goals missed: " + ("; ".join(misses) if misses else "none"))
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Domino Referee benchmarks (issue 8).")
+    parser.add_argument("--quick", action="store_true", help="a short smoke run (about half a minute)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print cProfile reports of Store.change and the engines instead")
+    parser.add_argument("--compare-store", action="store_true",
+                        help="A/B the store's speed-ups (in-process, no HTTP) and exit")
+    parser.add_argument("--what-if-sync-normal", action="store_true",
+                        help="experiment: serve with PRAGMA synchronous=NORMAL (not the product's "
+                             "setting); engines shortened, no table page")
+    parser.add_argument("--serve", nargs=3, metavar=("DB", "PORT", "THREADS"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve_main(args.serve[0], int(args.serve[1]), int(args.serve[2]))
+        return
+    if args.compare_store:
+        if args.what_if_sync_normal:
+            _what_if_sync_normal()
+        result = compare_store()
+        print(f"logged play, app time (median of {result['plays']}): before {result['before_ms']:.3f} ms, "
+              f"after {result['after_ms']:.3f} ms")
+        print(json.dumps(result))
+        return
+    if args.profile:
+        print(profile_store())
+        print(profile_engines())
+        return
+    sizes = QUICK if args.quick else FULL
+    if args.what_if_sync_normal:
+        os.environ["REFEREE_BENCH_WHAT_IF"] = "sync-normal"
+        sizes = replace(sizes, name=sizes.name + ", what if synchronous=NORMAL",
+                        engine_seconds=0.2, page=False)
+    figures = run(sizes)
+    print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()

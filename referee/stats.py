@@ -1,0 +1,197 @@
+"""Players across games: records, head-to-head and leaderboards, from stored matches.
+
+Pure functions over ``Match`` values (no Flask, no database): the web layer loads the
+games and passes them in. Conventions, the same for all three games (lower is better):
+
+- a *round score* is a player's booked hand points for a round (``RoundRecord.points``);
+  the best round is the lowest, the worst the highest;
+- wins, places and head-to-head count **finished** games only. Mexican Train and Chicken
+  Foot: the game's winners (after any tie-break). Kozel: the players with the most rating
+  points (the goat, and a player who left, have none);
+- one person plays under one name: names are matched case-insensitively (``Ana`` = ``ana``),
+  shown as last written.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from referee.match import Match
+
+GAME_TITLES = {"mexican-train": "Mexican Train", "chicken-foot": "Chicken Foot", "kozel": "Kozel"}
+
+
+def player_key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRef:
+    points: int
+    game_id: str
+    game: str
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One stored game as the statistics see it."""
+
+    id: str
+    game: str
+    created: str
+    players: tuple[str, ...]
+    finished: bool
+    totals: dict[str, int]
+    rounds: tuple[tuple[int, dict[str, int]], ...]  # (round number, points per player)
+    winners: tuple[str, ...]
+    order: dict[str, tuple]  # sort key per player: smaller is a better place
+    rating: dict[str, int] | None = None
+    goats: tuple[str, ...] = ()
+    left: str | None = None
+
+    def place(self, name: str) -> int:
+        """1 for the best; players with equal keys share a place."""
+        mine = self.order[name]
+        return 1 + sum(1 for other in self.players if self.order[other] < mine)
+
+
+def summarize(game_id: str, created: str, match: Match) -> GameSummary:
+    standing = match.standing
+    players = tuple(match.players)
+    totals = {p: int(standing.totals.get(p, 0)) for p in players}
+    extra = standing.extra
+    rating = extra.get("rating") if match.config.game == "kozel" else None
+    if match.config.game == "kozel":
+        if standing.finished and rating:
+            best = max(rating.values())
+            winners = tuple(p for p in players if rating.get(p) == best)
+        else:
+            winners = ()
+        order = {p: (-(rating or {}).get(p, -1), totals[p]) for p in players}
+    else:
+        winners = tuple(standing.winners) if standing.finished else ()
+        order = {p: (0 if p in winners else 1, totals[p]) for p in players}
+    rounds = tuple((r.number, {p: int(r.points.get(p, 0)) for p in players}) for r in match.rounds)
+    return GameSummary(game_id, match.config.game, created, players, bool(standing.finished), totals,
+                       rounds, winners, order, dict(rating) if rating else None,
+                       tuple(extra.get("goats", ())), extra.get("left"))
+
+
+@dataclass(slots=True)
+class HeadToHead:
+    opponent: str
+    games: int = 0  # finished games played together
+    ahead: int = 0
+    behind: int = 0
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game in a player's history."""
+
+    id: str
+    game: str
+    created: str
+    finished: bool
+    total: int
+    place: int | None
+    won: bool
+    players: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    name: str
+    key: str
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    rounds: int = 0
+    round_points: int = 0
+    best: RoundRef | None = None
+    worst: RoundRef | None = None
+    goat: int = 0
+    rating_points: int = 0
+    last_played: str = ""
+    head_to_head: dict[str, HeadToHead] = field(default_factory=dict)
+    history: list[GameLine] = field(default_factory=list)
+
+    @property
+    def average_round(self) -> float | None:
+        return self.round_points / self.rounds if self.rounds else None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+
+def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[str, PlayerStats]:
+    """Every player's record (keyed by ``player_key``), optionally for one kind of game.
+
+    Games are taken newest first for the names shown; pass them in any order."""
+    chosen = sorted((g for g in games if game is None or g.game == game),
+                    key=lambda g: (g.created, g.id), reverse=True)
+    stats: dict[str, PlayerStats] = {}
+    display: dict[str, str] = {}
+    for summary in chosen:
+        for name in summary.players:
+            display.setdefault(player_key(name), name)
+    for summary in chosen:
+        for name in summary.players:
+            key = player_key(name)
+            record = stats.setdefault(key, PlayerStats(display[key], key))
+            record.games += 1
+            record.last_played = max(record.last_played, summary.created)
+            won = summary.finished and name in summary.winners
+            place = summary.place(name) if summary.finished else None
+            record.history.append(GameLine(summary.id, summary.game, summary.created, summary.finished,
+                                           summary.totals[name], place, won, summary.players))
+            for number, points in summary.rounds:
+                value = points[name]
+                record.rounds += 1
+                record.round_points += value
+                ref = RoundRef(value, summary.id, summary.game, number)
+                if record.best is None or value < record.best.points:
+                    record.best = ref
+                if record.worst is None or value > record.worst.points:
+                    record.worst = ref
+            if not summary.finished:
+                continue
+            record.finished += 1
+            record.wins += won
+            if name in summary.goats:
+                record.goat += 1
+            if summary.rating:
+                record.rating_points += summary.rating.get(name, 0)
+            for other in summary.players:
+                if other == name:
+                    continue
+                okey = player_key(other)
+                h2h = record.head_to_head.setdefault(okey, HeadToHead(display[okey]))
+                h2h.games += 1
+                mine, theirs = summary.order[name], summary.order[other]
+                if mine < theirs:
+                    h2h.ahead += 1
+                elif mine > theirs:
+                    h2h.behind += 1
+                else:
+                    h2h.level += 1
+    return stats
+
+
+def leaderboard(games: Iterable[GameSummary], game: str) -> list[PlayerStats]:
+    """Players of one game, best first: most wins, then the best win rate, then the lowest
+    average round (Kozel: most rating points first)."""
+    rows = list(player_stats(games, game).values())
+
+    def key(row: PlayerStats):
+        rate = row.win_rate if row.win_rate is not None else -1
+        average = row.average_round if row.average_round is not None else float("inf")
+        if game == "kozel":
+            return (-row.rating_points, -row.wins, -rate, average, row.key)
+        return (-row.wins, -rate, average, row.key)
+
+    return sorted(rows, key=key)

@@ -1,0 +1,314 @@
+"""Backups and table PINs: export games as their event logs, import them back, unlock a game.
+
+An export is the truth itself — each game's event log — never the derived state, so an
+import replays it through the same ``store.create`` / ``store.change`` path every live
+request takes: an import is judged by the same rules and ends in the same state.
+
+    GET  /api/games/<id>/export     one game   (a JSON download)
+    GET  /api/export                every game (a JSON download)
+    POST /api/import                games from an export (all or nothing) → 201
+    GET  /games/<id>/export.json    the game page's download link
+    GET|POST /games/<id>/unlock     the table PIN page: a correct PIN unlocks the game for
+                                    this browser (session["unlocked"])
+
+Table PIN hashes are never exported (a 4-digit PIN is guessed offline from its hash in
+seconds); an imported game may be given a new ``pin``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from flask import (Blueprint, Response, abort, current_app, json, jsonify, redirect,
+                   render_template, request, session)
+from flask_wtf import FlaskForm
+from werkzeug.exceptions import HTTPException
+from wtforms import PasswordField
+from wtforms.validators import InputRequired, Regexp
+
+from referee.match import GameConfig, Match, UnknownRound
+from referee.rules.base import Action, BadRequest, RuleViolation
+from referee.store import GameNotFound, Store, StoredGame, apply_event, now
+from referee.web import csrf, get_store
+from referee.web.api import ApiError, json_body, refusal
+from referee.web.service import (PinThrottled, hash_pin, pin_attempt_allowed, pin_matches,
+                                  record_pin_failure)
+
+bp = Blueprint("backup", __name__)
+
+FORMAT = "domino-referee"
+FORMAT_VERSION = 1
+IMPORT_MAX_BODY = 16 * 1024 * 1024  # a whole club's history; other requests keep 64 KiB
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+STAMP_MAX = 40
+EVENT_KINDS = ("action", "hands")
+
+
+# ----------------------------------------------------------------------------- export
+
+
+def game_export(store: Store, game: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "id": game["id"],
+        "created": game["created"],
+        "protected": bool(game.get("pin_hash")),
+        "events": [{"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
+                   for e in store.events(game["id"])],
+    }
+
+
+def envelope(games: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "exported": now(), "games": games}
+
+
+def download(data: dict[str, Any], filename: str) -> Response:
+    response = current_app.response_class(
+        json.dumps(data, ensure_ascii=False, indent=1) + "\n", mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def export_one(game_id: str) -> Response:
+    store = get_store()
+    game = store.load(game_id)
+    row = {"id": game.id, "created": game.created, "pin_hash": game.pin_hash}
+    return download(envelope([game_export(store, row)]), f"domino-{game.id}.json")
+
+
+@bp.get("/api/games/<game_id>/export")
+def api_export_game(game_id: str):
+    return export_one(game_id)
+
+
+@bp.get("/api/export")
+def api_export_all():
+    store = get_store()
+    rows = sorted(store.list_games(), key=lambda g: (g["created"], g["id"]))
+    games = [game_export(store, {**row, "pin_hash": store.load(row["id"]).pin_hash}) for row in rows]
+    return download(envelope(games), "domino-referee-backup.json")
+
+
+@bp.get("/games/<game_id>/export.json")
+def page_export_game(game_id: str):
+    try:
+        return export_one(game_id)
+    except GameNotFound:
+        abort(404)
+
+
+# ----------------------------------------------------------------------------- import
+
+
+class ImportRefused(Exception):
+    def __init__(self, status: int, message: str, rule: str | None = None) -> None:
+        self.status, self.message, self.rule = status, message, rule
+        super().__init__(message)
+
+
+def _shape(condition: bool, message: str) -> None:
+    if not condition:
+        raise ImportRefused(400, message)
+
+
+def parse_backup(body: Any) -> list[dict[str, Any]]:
+    """Check an export's shape and replay every game in memory (the rules judge each event);
+    returns the games ready to write: id, created, pin hash, config and canonical events."""
+    _shape(isinstance(body, dict), 'The body must be an export: {"format": "domino-referee", "games": […]}.')
+    unknown = sorted(set(body) - {"format", "format_version", "exported", "games"})
+    _shape(not unknown, f"Unknown field {unknown[0]!r} in the export." if unknown else "")
+    _shape(body.get("format", FORMAT) == FORMAT, f"This is not a Domino Referee export ('format' must be {FORMAT!r}).")
+    version = body.get("format_version", FORMAT_VERSION)
+    _shape(version == FORMAT_VERSION and not isinstance(version, bool),
+           f"This export's format_version is not {FORMAT_VERSION}: it cannot be read.")
+    _shape(isinstance(body.get("exported", ""), str), "'exported' must be a time stamp.")
+    games = body.get("games")
+    _shape(isinstance(games, list) and len(games) > 0, "'games' must be a non-empty list of games.")
+    seen: set[str] = set()
+    parsed = [parse_game(raw, index, seen) for index, raw in enumerate(games)]
+    return parsed
+
+
+def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
+    where = f"Game {index + 1} of the export"
+    _shape(isinstance(raw, dict), f"{where} must be an object with 'id' and 'events'.")
+    unknown = sorted(set(raw) - {"id", "created", "protected", "events", "pin"})
+    _shape(not unknown, f"Unknown field {unknown[0]!r} in {where.lower()}." if unknown else "")
+    game_id = raw.get("id")
+    _shape(isinstance(game_id, str) and bool(GAME_ID.match(game_id)),
+           f"{where} needs an 'id' of 1–64 letters, digits, '-' or '_'.")
+    where = f"Game {game_id!r}"
+    _shape(game_id not in seen, f"{where} is in the export twice.")
+    seen.add(game_id)
+    created = raw.get("created")
+    _shape(created is None or isinstance(created, str) and 0 < len(created) <= STAMP_MAX,
+           f"{where}: 'created' must be a time stamp.")
+    _shape(isinstance(raw.get("protected", False), bool), f"{where}: 'protected' must be true or false.")
+    pin_hash = hash_pin(raw["pin"]) if raw.get("pin") is not None else None
+    events = raw.get("events")
+    _shape(isinstance(events, list) and len(events) > 0, f"{where}: 'events' must be a non-empty list.")
+    checked: list[dict[str, Any]] = []
+    for position, event in enumerate(events, start=1):
+        _shape(isinstance(event, dict) and set(event) <= {"version", "kind", "payload", "created"},
+               f"{where}, event {position}: an event is {{version, kind, payload, created}}.")
+        number = event.get("version")
+        _shape(number == position and not isinstance(number, bool),
+               f"{where}, event {position}: versions must run 1, 2, 3 … without gaps.")
+        stamp = event.get("created")
+        _shape(stamp is None or isinstance(stamp, str) and 0 < len(stamp) <= STAMP_MAX,
+               f"{where}, event {position}: 'created' must be a time stamp.")
+        kind, payload = event.get("kind"), event.get("payload")
+        _shape(isinstance(payload, dict), f"{where}, event {position}: 'payload' must be an object.")
+        if position == 1:
+            _shape(kind == "create", f"{where}: the first event must be the game's 'create'.")
+        else:
+            _shape(kind in EVENT_KINDS, f"{where}, event {position}: 'kind' must be action or hands.")
+        checked.append({"version": position, "kind": kind, "payload": payload, "created": stamp})
+    current = 1
+    try:
+        config = GameConfig.from_json(checked[0]["payload"])
+        match = Match(config)
+        checked[0]["payload"] = config.to_json()
+        for event in checked[1:]:
+            current = event["version"]
+            event["payload"] = canonical_payload(event["kind"], event["payload"])
+            apply_event(match, event["kind"], event["payload"])
+    except BadRequest as error:
+        raise ImportRefused(400, f"{where}, event {current}: {error.message}") from None
+    except UnknownRound as error:
+        raise ImportRefused(422, f"{where}, event {current}: {error}") from None
+    except RuleViolation as error:
+        raise ImportRefused(422, f"{where}, event {current}: {error.message}", error.rule_id) from None
+    return {"id": game_id, "created": created, "pin_hash": pin_hash, "config": config, "events": checked}
+
+
+def canonical_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload as a live request would have logged it."""
+    if kind == "action":
+        return Action.from_json(payload).to_json()
+    if set(payload) != {"round", "hands"}:
+        raise BadRequest('A hands event is {"round": n, "hands": {…}}.')
+    return {"round": payload["round"], "hands": payload["hands"]}
+
+
+def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
+    """Create every game and replay its events through the store; all or nothing."""
+    existing = {row["id"] for row in store.list_games()}
+    taken = [g["id"] for g in games if g["id"] in existing]
+    if taken:
+        raise ImportRefused(409, f"A game {taken[0]!r} already exists here: nothing was imported.")
+    written: list[str] = []
+    results: list[StoredGame] = []
+    try:
+        for game in games:
+            stored = store.create(game["config"], pin_hash=game["pin_hash"], game_id=game["id"],
+                                  created=game["created"] or game["events"][0]["created"])
+            written.append(stored.id)
+            for event in game["events"][1:]:
+                stored = store.change(stored.id, event["kind"], event["payload"],
+                                      expected_version=event["version"] - 1, stamp=event["created"])
+            results.append(stored)
+    except BaseException:
+        for game_id in written:
+            store.delete(game_id)
+        raise
+    return results
+
+
+@bp.post("/api/import")
+@csrf.exempt  # JSON only: a cross-site form cannot send application/json
+def api_import():
+    request.max_content_length = IMPORT_MAX_BODY
+    games = parse_backup(json_body())
+    stored = write_games(get_store(), games)
+    return jsonify({"imported": [{"id": g.id, "version": g.version, "game": g.match.config.game,
+                                  "status": "finished" if g.match.finished else "playing"}
+                                 for g in stored]}), 201
+
+
+# ----------------------------------------------------------------------------- unlock
+
+
+class UnlockForm(FlaskForm):
+    pin = PasswordField("Table PIN", validators=[
+        InputRequired("Enter the table PIN."), Regexp(r"^\d{4,8}$", message="A table PIN is 4 to 8 digits.")])
+
+
+def unlocked_games() -> list[str]:
+    value = session.get("unlocked", [])
+    return list(value) if isinstance(value, list) else []
+
+
+def safe_next(target: str | None, game_id: str) -> str:
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return f"/games/{game_id}"
+
+
+@bp.route("/games/<game_id>/unlock", methods=["GET", "POST"])
+def unlock(game_id: str):
+    try:
+        game = get_store().load(game_id)
+    except GameNotFound:
+        abort(404)
+    form = UnlockForm()
+    target = safe_next(request.values.get("next"), game_id)
+    problem = None
+    status = 200
+    if not game.pin_hash:
+        return render_template("unlock.html", game=game, form=form, target=target, protected=False,
+                               unlocked=True, problem=None)
+    if request.method == "POST":
+        if form.validate_on_submit():
+            if not pin_attempt_allowed(game.id):
+                problem, status = PinThrottled.message, 429
+            elif pin_matches(game.pin_hash, form.pin.data):
+                session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
+                return redirect(target, code=303)
+            else:
+                record_pin_failure(game.id)
+                problem, status = "That is not this game's table PIN: nothing was unlocked.", 403
+        else:
+            errors = [e for field in form.errors.values() for e in field]
+            if "csrf_token" in form.errors:
+                problem = "This page is too old to send (its security token expired): enter the PIN again."
+            else:
+                problem = errors[0] if errors else "Enter the table PIN."
+            status = 400
+    return render_template("unlock.html", game=game, form=form, target=target, protected=True,
+                           unlocked=game.id in unlocked_games(), problem=problem), status
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+@bp.errorhandler(ImportRefused)
+def _import_refused(error: ImportRefused):
+    return refusal(error.status, error.message, error.rule)
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError):
+    return refusal(error.status, error.message, error.rule)
+
+
+@bp.errorhandler(BadRequest)
+def _bad_request(error: BadRequest):
+    return refusal(400, error.message)
+
+
+@bp.errorhandler(GameNotFound)
+def _no_game(error: GameNotFound):
+    return refusal(404, f"There is no game {error.args[0]!r}.")
+
+
+@bp.errorhandler(HTTPException)
+def _http(error: HTTPException):
+    if not _is_api():
+        return error
+    messages = {413: "The body is too large.",
+                415: "Send the body as JSON (Content-Type: application/json)."}
+    return refusal(error.code or 500, messages.get(error.code, error.description or error.name))

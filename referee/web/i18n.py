@@ -1,0 +1,321 @@
+"""Languages: English, Hindi, Punjabi (Gurmukhi) and Hungarian, with Flask-Babel.
+
+* ``init_i18n(app)`` configures Flask-Babel on the app and registers ``/lang/<code>``.
+* The language of a request is the ``lang`` cookie (set by ``/lang/<code>``, kept on the
+  device), else the browser's ``Accept-Language``, else English.
+* Templates get ``_``/``gettext``/``ngettext`` (Flask-Babel), ``current_lang()``,
+  ``LANGUAGES`` (code and the language's own name, for the switcher), ``lang_url(code)``
+  and the ``tr`` filter (translates a refusal, reminder or scoresheet line of the core).
+* The core (``referee.rules``) knows nothing of this: its refusals carry an English
+  template and parameters (``refuse``/``phrase`` in ``referee.rules.base``), translated
+  here by ``translate_violation`` / ``translate_text``.
+
+Catalogs live in ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the ``.mo``
+files are compiled by ``scripts/compile_translations.py`` (``compile_catalogs`` below) at
+install and test time.
+"""
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import urlsplit
+
+from babel.support import NullTranslations, Translations
+from flask import Blueprint, Flask, abort, has_request_context, redirect, request
+from flask_babel import Babel, get_locale
+
+from referee.rules.base import BadRequest, Phrase, RuleViolation
+
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+DOMAIN = "messages"
+DEFAULT = "en"
+# Code and the language's name in itself, in the order the switcher shows them.
+LANGUAGES: tuple[tuple[str, str], ...] = (
+    ("en", "English"),
+    ("hi", "हिन्दी"),
+    ("pa", "ਪੰਜਾਬੀ"),
+    ("hu", "Magyar"),
+)
+CODES = tuple(code for code, _name in LANGUAGES)
+COOKIE = "lang"
+COOKIE_AGE = 2 * 365 * 24 * 3600  # "remembered on that device"
+
+log = logging.getLogger(__name__)
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+# ----------------------------------------------------------------------------- set-up
+
+def select_locale() -> str:
+    """The cookie's language, else the browser's best match, else English."""
+    if not has_request_context():
+        return DEFAULT
+    chosen = request.cookies.get(COOKIE)
+    if chosen in CODES:
+        return chosen
+    return request.accept_languages.best_match(CODES, default=DEFAULT) or DEFAULT
+
+
+def init_i18n(app: Flask) -> None:
+    """Flask-Babel with the four languages, the ``/lang/<code>`` switch, Jinja helpers."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    app.config.setdefault("LANGUAGES", CODES)
+    babel.init_app(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(
+        LANGUAGES=LANGUAGES, current_lang=current_lang, lang_url=lang_url,
+        language_name=language_name)
+    app.jinja_env.filters["tr"] = translate_text
+    if not any(TRANSLATIONS.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")):
+        log.warning("No compiled catalogs in %s: run scripts/compile_translations.py "
+                    "(pages will be in English).", TRANSLATIONS)
+
+
+def current_lang() -> str:
+    """The language of the current request (``en`` outside a request)."""
+    if not has_request_context():
+        return DEFAULT
+    try:
+        locale = get_locale()
+    except Exception:  # no app/babel configured
+        return DEFAULT
+    code = str(locale.language) if locale is not None else DEFAULT
+    return code if code in CODES else DEFAULT
+
+
+def language_name(code: str) -> str:
+    return dict(LANGUAGES).get(code, code)
+
+
+def lang_url(code: str) -> str:
+    """The switcher's link: ``/lang/hi?next=<this page>``."""
+    from flask import url_for
+    target = request.full_path if has_request_context() else "/"
+    if target.endswith("?"):
+        target = target[:-1]
+    return url_for("i18n.set_language", code=code, next=target)
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str):
+    """Remember the language on this device (a cookie) and go back to the page."""
+    if code not in CODES:
+        abort(404)
+    response = redirect(_safe_next(request.args.get("next") or request.referrer), code=303)
+    response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return response
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (no open redirect): the referrer's path, or ``/``."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.netloc and parts.netloc != request.host:
+        return "/"
+    path = parts.path or "/"
+    if not path.startswith("/") or path.startswith("//") or path.startswith("/lang/"):
+        return "/"
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
+# ----------------------------------------------------------------------------- catalogs
+
+@lru_cache(maxsize=None)
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalog of ``lang`` (English and a missing catalog: no translation)."""
+    if lang == DEFAULT or lang not in CODES:
+        return NullTranslations()
+    mo = TRANSLATIONS / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if mo.exists():
+        with mo.open("rb") as handle:
+            return Translations(handle, domain=DOMAIN)
+    po = mo.with_suffix(".po")
+    if po.exists():  # not compiled yet (a checkout without the install step): read the .po
+        return _from_po(po)
+    return NullTranslations()
+
+
+def _from_po(po: Path) -> NullTranslations:
+    from io import BytesIO
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def gettext_in(lang: str, msgid: str) -> str:
+    return translations(lang).gettext(msgid)
+
+
+def _format(template: str, params: Mapping[str, Any], lang: str) -> str:
+    values = {key: translate_text(value, lang) for key, value in params.items()}
+    translated = gettext_in(lang, template)
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
+        log.warning("Bad %s translation of %r", lang, template)
+        return template.format(**values)
+
+
+def translate_text(text: Any, lang: str | None = None) -> Any:
+    """A ``Phrase`` of the core (reminder, scoresheet line, redeal verdict) in ``lang``
+    (default: the request's language); anything else is returned as it is."""
+    lang = lang or current_lang()
+    if isinstance(text, Phrase):
+        if lang == DEFAULT:
+            return str(text)
+        return _format(text.template, text.params, lang)
+    return text
+
+
+def translate_violation(error: BaseException, lang: str | None = None) -> str:
+    """The sentence of a refusal in ``lang`` (default: the request's language).
+
+    ``RuleViolation``/``BadRequest`` built with a template (``refuse``) are looked up in the
+    catalog; without a template, or without a translation, the English message is kept.
+    """
+    lang = lang or current_lang()
+    message = getattr(error, "message", None) or str(error)
+    template = getattr(error, "template", None)
+    if not template or lang == DEFAULT:
+        return translate_text(message, lang) if isinstance(message, Phrase) else str(message)
+    try:
+        return _format(template, getattr(error, "params", None) or {}, lang)
+    except Exception:  # never let a translation hide a refusal
+        log.exception("Could not translate %r", template)
+        return str(message)
+
+
+def translate_refusal(error: RuleViolation | BadRequest, lang: str | None = None) -> dict[str, Any]:
+    """``{"error": sentence, "rule": id, "rule_text": text}`` in ``lang``, for pages."""
+    from referee.rules.book import rule_text
+    lang = lang or current_lang()
+    rule = getattr(error, "rule_id", None)
+    return {"error": translate_violation(error, lang), "rule": rule,
+            "rule_text": rule_text(rule, lang) if rule else None}
+
+
+# ----------------------------------------------------------------------------- build step
+
+def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> list[Path]:
+    """Compile every ``<lang>/LC_MESSAGES/messages.po`` under ``directory`` to ``.mo``.
+
+    With ``strict``, a fuzzy or untranslated message is an error (the catalog check).
+    Returns the ``.mo`` files written.
+    """
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    written = []
+    problems = []
+    for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=po.parents[1].name)
+        for message in catalog:
+            if not message.id:
+                continue
+            strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+            if message.fuzzy or not all(strings):
+                problems.append(f"{po.parents[1].name}: {message.id!r}"
+                                + (" is fuzzy" if message.fuzzy else " is not translated"))
+        errors = list(catalog.check())
+        for message, errs in errors:
+            for err in errs:
+                problems.append(f"{po.parents[1].name}: {message.id!r}: {err}")
+        mo = po.with_suffix(".mo")
+        with mo.open("wb") as handle:
+            write_mo(handle, catalog, use_fuzzy=False)
+        written.append(mo)
+    translations.cache_clear()
+    if strict and problems:
+        raise ValueError("Catalog problems:\n" + "\n".join(problems))
+    return written
+
+
+# ----------------------------------------------------------------------------- forms
+
+def translate_form(form: Any, lang: str | None = None) -> Any:
+    """Translate a WTForms form's labels and choice labels in place (for this request).
+
+    The forms declare plain English labels (``SelectField("Game", choices=…)``); pybabel
+    collects them with ``extract_forms`` below, so no ``lazy_gettext`` is needed in the
+    form classes. Call it on the form before rendering; returns the form.
+    """
+    lang = lang or current_lang()
+    if lang == DEFAULT:
+        return form
+    for field in _all_fields(form):
+        label = getattr(field, "label", None)
+        if label is not None and isinstance(label.text, str):
+            label.text = gettext_in(lang, label.text)
+        choices = getattr(field, "choices", None)
+        if isinstance(choices, (list, tuple)):
+            field.choices = [
+                (choice[0], gettext_in(lang, choice[1]), *choice[2:])
+                if isinstance(choice, (list, tuple)) and len(choice) >= 2 and isinstance(choice[1], str)
+                else choice
+                for choice in choices]
+    return form
+
+
+def _all_fields(form: Any):
+    for field in form:
+        yield field
+        for entry in getattr(field, "entries", None) or ():  # FieldList / FormField entries
+            if hasattr(entry, "_fields"):
+                yield from _all_fields(entry)
+            else:
+                yield entry
+
+
+def extract_forms(fileobj, keywords, comment_tags, options):
+    """pybabel extractor for the form modules: the usual Python extraction, plus the
+    English labels of WTForms fields (first argument of ``…Field(…)``), their ``choices``
+    labels and module-level choice lists (``[("value", "Label"), …]``)."""
+    import ast
+    from io import BytesIO
+
+    from babel.messages.extract import extract_python
+
+    source = fileobj.read()
+    yield from extract_python(BytesIO(source), keywords, comment_tags, options)
+    tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
+
+    def text(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and any(ch.isalpha() for ch in node.value):
+            return node.value
+        return None
+
+    def choice_labels(node):
+        if isinstance(node, (ast.List, ast.Tuple)):
+            for item in node.elts:
+                if isinstance(item, ast.Tuple) and len(item.elts) >= 2:
+                    label = text(item.elts[1])
+                    if label is not None:
+                        yield item.elts[1].lineno, label
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None) or ""
+            if name.endswith("Field") and node.args:
+                label = text(node.args[0])
+                if label is not None:
+                    yield node.args[0].lineno, None, label, []
+            for keyword in node.keywords:
+                if keyword.arg == "choices":
+                    for lineno, label in choice_labels(keyword.value):
+                        yield lineno, None, label, []
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.List):
+            for lineno, label in choice_labels(node.value):
+                yield lineno, None, label, []

@@ -1,0 +1,35 @@
+"""The forms of the table page: every change is one small CSRF-protected POST.
+
+The forms only carry what the player tapped; turning it into an ``Action`` is done by
+``Action.from_json`` (the same shape check as the JSON API) and judging it by the engine.
+"""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, StringField
+from wtforms.validators import AnyOf, InputRequired, Length, Optional
+from wtforms.widgets import HiddenInput
+
+TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
+# The value of ``place`` for the round's first tile, which joins nothing (kozel lead,
+# chicken-foot spinner).
+CENTRE = "centre"
+
+
+class ActionForm(FlaskForm):
+    """One logged step: a play (tile + place), a draw, a pass, an end, a start, an undo.
+
+    ``version`` is the game version the page showed: a change by another tablet since then
+    is refused with 409 and the fresh table. ``place`` is a train key (Mexican Train), a
+    tile on the table (Kozel, Chicken Foot) or ``centre``; it is the value of the tapped
+    place button, so one form serves every place on the tableau.
+    """
+
+    class Meta:
+        csrf_field_name = "csrf_token"
+
+    version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    type = HiddenField(validators=[InputRequired(), AnyOf(TABLE_ACTIONS)])
+    player = HiddenField(validators=[Optional(), Length(max=40)])
+    tile = HiddenField(validators=[Optional(), Length(max=8)])
+    place = StringField(validators=[Optional(), Length(max=40)])

@@ -1,0 +1,132 @@
+/* Tile picker: tap real tiles to fill a hand's text field ("0-0 5-6"), pips summed live.
+ * The text fields stay the truth (the page works without this script); the server decides
+ * whether an entry is allowed. Markup: a form holding input[data-hand] fields and one
+ * [data-picker] grid of button[data-tile]; button[data-pick-for=<input id>] makes a hand the
+ * one being tapped, button[data-out-for=<input id>] enters "out" (went out, no tiles).
+ */
+(function () {
+  "use strict";
+  var TILE = /^(\d{1,2})\s*[-|:/]\s*(\d{1,2})$/;
+
+  function canon(text) {
+    var m = TILE.exec(text.trim());
+    if (!m) return null;
+    var a = +m[1], b = +m[2];
+    return a <= b ? a + "-" + b : b + "-" + a;
+  }
+
+  function parse(value) {
+    var raw = (value || "").trim();
+    if (!raw) return { kind: "empty" };
+    if (/^(out|-|—|none|empty)$/i.test(raw)) return { kind: "tiles", tiles: [] };
+    if (/^\d+$/.test(raw)) return { kind: "points", points: +raw };
+    var tiles = [], bad = false;
+    raw.split(/[\s,;]+/).forEach(function (part) {
+      if (!part) return;
+      var t = canon(part);
+      if (t) tiles.push(t); else bad = true;
+    });
+    return bad ? { kind: "bad", tiles: tiles } : { kind: "tiles", tiles: tiles };
+  }
+
+  function pips(tiles, zeroAlone, zeroBeside) {
+    var sum = 0;
+    tiles.forEach(function (t) {
+      var h = t.split("-");
+      if (t === "0-0") sum += tiles.length === 1 ? zeroAlone : zeroBeside;
+      else sum += (+h[0]) + (+h[1]);
+    });
+    return sum;
+  }
+
+  function setup(form) {
+    var picker = form.querySelector("[data-picker]");
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[data-hand]"));
+    if (!picker || !inputs.length) return;
+    picker.hidden = false;
+    form.classList.add("has-picker");
+    var buttons = Array.prototype.slice.call(picker.querySelectorAll("button[data-tile]"));
+    var max = +(picker.dataset.max || 0);
+    var zeroAlone = +(form.dataset.zeroAlone || 0), zeroBeside = +(form.dataset.zeroBeside || 0);
+    var label = picker.querySelector(".picker-label");
+    var status = picker.querySelector(".picker-status");
+    var active = inputs[0];
+
+    function owners() {
+      var owner = {};
+      inputs.forEach(function (input) {
+        var p = parse(input.value);
+        (p.tiles || []).forEach(function (t) { if (!(t in owner)) owner[t] = input; });
+      });
+      return owner;
+    }
+
+    function render() {
+      var owner = owners();
+      buttons.forEach(function (button) {
+        var t = button.dataset.tile, who = owner[t];
+        var onTable = button.classList.contains("on-table");
+        button.setAttribute("aria-pressed", who === active ? "true" : "false");
+        button.disabled = onTable || (who !== undefined && who !== active);
+        button.classList.toggle("taken", who !== undefined && who !== active);
+        var mark = button.querySelector(".owner");
+        if (mark) mark.textContent = who && who !== active ? (who.dataset.initial || "") : "";
+      });
+      inputs.forEach(function (input) {
+        var p = parse(input.value), out = document.getElementById(input.id + "-sum");
+        var row = input.closest("[data-hand-row]");
+        if (row) row.classList.toggle("active", input === active && inputs.length > 1);
+        var pick = form.querySelector('[data-pick-for="' + input.id + '"]');
+        if (pick) pick.setAttribute("aria-pressed", input === active ? "true" : "false");
+        if (!out) return;
+        var size = input.dataset.size ? " of " + input.dataset.size : "";
+        if (p.kind === "points") out.textContent = p.points + " points";
+        else if (p.kind === "tiles" && !p.tiles.length) out.textContent = "went out: 0";
+        else if (p.kind === "tiles") out.textContent = p.tiles.length + size + " tile" + (p.tiles.length === 1 && !size ? "" : "s") + ": " + pips(p.tiles, zeroAlone, zeroBeside) + " points";
+        else if (p.kind === "bad") out.textContent = "not tiles yet";
+        else out.textContent = "";
+      });
+      if (label) label.textContent = inputs.length > 1 ? "Tap " + (active.dataset.player || "the") + "'s tiles" : "Tap the tiles";
+      if (status) {
+        var p = parse(active.value), n = (p.tiles || []).length;
+        status.textContent = n + (max ? " of " + max : active.dataset.size ? " of " + active.dataset.size : "") + " picked";
+      }
+    }
+
+    function toggle(tile) {
+      var p = parse(active.value);
+      var tiles = p.kind === "tiles" || p.kind === "bad" ? p.tiles.slice() : [];
+      var at = tiles.indexOf(tile);
+      if (at >= 0) tiles.splice(at, 1);
+      else if (max && tiles.length >= max) { if (status) status.textContent = "A hand has " + max + " tiles"; return; }
+      else tiles.push(tile);
+      active.value = tiles.join(" ");
+      active.dispatchEvent(new Event("change", { bubbles: true }));
+      render();
+    }
+
+    picker.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-tile]");
+      if (button && !button.disabled) toggle(button.dataset.tile);
+    });
+    form.addEventListener("click", function (event) {
+      var pick = event.target.closest("[data-pick-for]"), out = event.target.closest("[data-out-for]");
+      if (pick) {
+        active = document.getElementById(pick.dataset.pickFor);
+        render();
+        if (window.matchMedia("(max-width: 700px)").matches) picker.scrollIntoView({ behavior: "smooth", block: "start" });
+      } else if (out) {
+        var input = document.getElementById(out.dataset.outFor);
+        input.value = "out";
+        render();
+      }
+    });
+    inputs.forEach(function (input) {
+      input.addEventListener("focus", function () { active = input; render(); });
+      input.addEventListener("input", render);
+    });
+    render();
+  }
+
+  document.querySelectorAll("form[data-hands]").forEach(setup);
+})();

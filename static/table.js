@@ -1,0 +1,70 @@
+// The table page works without this file: every tap is a link (GET ?tile=…) or a form POST.
+// With it, taps on the table fetch the same server-rendered page and swap the table in
+// place, so a tablet does not reload the whole page for every tile.
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.history.pushState) return;
+
+  function sameTable(url) {
+    return url.origin === location.origin && url.pathname === location.pathname;
+  }
+
+  async function swap(response, url, push) {
+    const html = await response.text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const fresh = doc.getElementById("table");
+    const current = document.getElementById("table");
+    if (!fresh || !current) { location.assign(url); return; }
+    const main = document.getElementById("main");
+    main.querySelectorAll(":scope > .flash").forEach((node) => node.remove());
+    const flashes = Array.from(doc.querySelectorAll("#main > .flash"));
+    flashes.reverse().forEach((node) => main.insertBefore(document.importNode(node, true), main.firstChild));
+    current.replaceWith(document.importNode(fresh, true));
+    document.title = doc.title;
+    if (push) history.pushState({ table: true }, "", url);
+    else history.replaceState({ table: true }, "", url);
+    window.scrollTo(0, 0);
+  }
+
+  let busy = false;
+  async function go(request, url, push) {
+    if (busy) return;
+    busy = true;
+    document.documentElement.classList.add("table-busy");
+    try {
+      const response = await fetch(request);
+      const target = response.redirected ? response.url : url;
+      await swap(response, target, push);
+    } catch (error) {
+      location.assign(url);  // the network hiccuped: fall back to a plain page load
+    } finally {
+      busy = false;
+      document.documentElement.classList.remove("table-busy");
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const link = event.target.closest("#table a[href]");
+    if (!link || link.target) return;
+    const url = new URL(link.href, location.href);
+    if (!sameTable(url)) return;
+    event.preventDefault();
+    go(new Request(url, { headers: { "X-Table-Fetch": "1" } }), url.href, true);
+  });
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    if (!form.closest("#table")) return;
+    event.preventDefault();
+    const data = new FormData(form);
+    const submitter = event.submitter;
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
+    const table = location.pathname;
+    go(new Request(form.action, { method: "POST", body: data, headers: { "X-Table-Fetch": "1" } }),
+       table, false);
+  });
+
+  window.addEventListener("popstate", () => location.reload());
+})();
