@@ -8,7 +8,7 @@ leave the match unchanged when they refuse.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from referee.rules import GAMES
@@ -191,12 +191,24 @@ class Match:
 
     # ----- changes -------------------------------------------------------------------------
 
+    def player_named(self, name: Any) -> str:
+        """The player a client means: names are matched as they were cleaned at creation
+        (trimmed, NFC), so "Zoe\u0308" finds "Zoë"."""
+        if isinstance(name, str):
+            if name in self.players:
+                return name
+            cleaned = unicodedata.normalize("NFC", name).strip()
+            if cleaned in self.players:
+                return cleaned
+        raise RuleViolation(None, f"There is no player called {name!r} in this game.")
+
     def apply(self, action: Action) -> None:
         if action.type == "undo":
             self.undo()
             return
-        if action.player not in self.players:
-            raise RuleViolation(None, f"There is no player called {action.player!r} in this game.")
+        player = self.player_named(action.player)
+        if player != action.player:
+            action = replace(action, player=player)
         if action.type == "leave":
             self._leave(action.player)
             return
@@ -216,7 +228,11 @@ class Match:
 
     def undo(self) -> None:
         """Take back the last change of this round (a play, draw, pass …; in a score pad,
-        the last hands entry)."""
+        the last hands entry; a Kozel leave, which is always the last change, first)."""
+        if self.left is not None:
+            self.left = None
+            self.standing = self._compute_standing()
+            return
         if not self.referee:
             if not self.entry_undo:
                 raise RuleViolation(None, "There is no entry to undo.")
@@ -258,10 +274,14 @@ class Match:
 
     def _record_from_hands(self, number: int, hands: Mapping[str, Any]) -> RoundRecord:
         players, config = self.players, self.config
+        named: dict[str, Any] = {}
+        for name, value in hands.items():
+            player = self.player_named(name)
+            if player in named:
+                raise BadRequest(f"{player} has two hands in this entry.", field=str(name))
+            named[player] = value
+        hands = named
         missing = [p for p in players if p not in hands]
-        extra = [p for p in hands if p not in players]
-        if extra:
-            raise RuleViolation(None, f"There is no player called {extra[0]!r} in this game.")
         if missing:
             raise RuleViolation(None, f"The hand of {missing[0]} is missing: enter one for every player.")
         previous = next((r for r in self.rounds if r.number == number), None)

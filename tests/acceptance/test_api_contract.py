@@ -95,8 +95,6 @@ def test_player_names(api, players, status):
         assert data["players"] == players
 
 
-@pytest.mark.xfail(reason="match.py normalises names (NFC, trimmed) at creation but looks up "
-                          "action and hands names verbatim, so a name as given is refused", strict=True)
 @pytest.mark.parametrize("given", ["Zoe\u0308", " Ana "])
 def test_players_are_named_by_the_names_given(api, given):
     data = api.create(game="kozel", players=[given, "Ben"])
