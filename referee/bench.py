@@ -47,7 +47,7 @@ from referee.rules.base import Action
 from referee.rules.kozel import Kozel, KozelOptions, KozelRound, lead_order
 from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions, MexicanTrainRound
 from referee.store import apply_event
-from referee.tiles import Tile, full_set
+from referee.tiles import full_set
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -81,9 +81,16 @@ def _timed_loop(seconds: float, one: Callable[[], int]) -> tuple[int, int, float
 
 
 _KOZEL_TILES = full_set(6)  # ordered as sorted: 0-0, 0-1, … 6-6
+_KOZEL_LOW = tuple(tile.low for tile in _KOZEL_TILES)
+_KOZEL_HIGH = tuple(tile.high for tile in _KOZEL_TILES)
 _LEAD_ORDER = tuple(_KOZEL_TILES.index(tile) for tile in lead_order())
 _KOZEL_SETUPS: dict[tuple[int, str | None], Any] = {}
-_KOZEL_ACTIONS: dict[tuple, Action] = {}
+# Actions are immutable values, made once: _KOZEL_PLAYS[seat][tile][on + 1] (on -1: none).
+_KOZEL_PLAYS = tuple(tuple(tuple(Action("play", name, tile, None, _KOZEL_TILES[on] if on >= 0 else None)
+                                 for on in range(-1, len(_KOZEL_TILES)))
+                           for tile in _KOZEL_TILES) for name in KOZEL_PLAYERS)
+_KOZEL_PASSES = tuple(Action("pass", name) for name in KOZEL_PLAYERS)
+_KOZEL_SEATS = {name: seat for seat, name in enumerate(KOZEL_PLAYERS)}
 
 
 def _kozel_setup(number: int, leader: str | None):
@@ -98,15 +105,6 @@ def _kozel_setup(number: int, leader: str | None):
     return setup
 
 
-def _kozel_action(kind: str, player: str, tile: Tile | None = None, on: Tile | None = None) -> Action:
-    """Actions are immutable values: each one is made once and reused."""
-    key = (kind, player, tile, on)
-    action = _KOZEL_ACTIONS.get(key)
-    if action is None:
-        action = _KOZEL_ACTIONS.setdefault(key, Action(kind, player, tile, None, on))
-    return action
-
-
 def kozel_round(rng: random.Random, number: int, leader: str | None,
                 check_view: bool = False) -> tuple[Any, int]:
     """One random full Kozel round, 4 players, all 28 tiles dealt (hidden from the engine).
@@ -117,52 +115,55 @@ def kozel_round(rng: random.Random, number: int, leader: str | None,
     raises). Round 1 is led by the first tile of the kz.lead.first order; later rounds by
     the player who went out or made the fish last round. ``check_view`` compares the
     bots' view of the ends with the engine's after every action (for the smoke test).
+    The bots hold tiles as their index in the set, and reuse immutable actions.
     """
     order = list(range(len(_KOZEL_TILES)))
     rng.shuffle(order)
-    hands = {name: [_KOZEL_TILES[index] for index in sorted(order[seat * 7:(seat + 1) * 7])]
-             for seat, name in enumerate(KOZEL_PLAYERS)}
+    hands = [sorted(order[seat * 7:(seat + 1) * 7]) for seat in range(4)]
     engine = KozelRound(_kozel_setup(number, leader))
-    ends: list[list] = []  # the bots' view: [tile at the end, value it shows] for both ends
+    low, high, seats = _KOZEL_LOW, _KOZEL_HIGH, _KOZEL_SEATS
+    ends: list[list[int]] = []  # the bots' view: [tile at the end, value it shows] for both ends
     actions = 0
     while engine.outcome() is None:
         player = engine.turn()
         end = position = None
         if player is None:  # round 1: whoever holds the first tile in the lead order
-            seat_of = {index: seat for seat, start in enumerate(range(0, 28, 7))
-                       for index in order[start:start + 7]}
+            seat_of = {index: seat for seat, hand in enumerate(hands) for index in hand}
             first = next(index for index in _LEAD_ORDER if index in seat_of)
-            player = KOZEL_PLAYERS[seat_of[first]]
-            tile = _KOZEL_TILES[first]
-            position = hands[player].index(tile)
-            action = _kozel_action("play", player, tile)
-        elif not ends:
-            position = 0
-            action = _kozel_action("play", player, hands[player][0])
+            seat = seat_of[first]
+            position = hands[seat].index(first)
+            action = _KOZEL_PLAYS[seat][first][0]
         else:
-            action = _kozel_action("pass", player)
-            first_value, second_value = ends[0][1], ends[1][1]
-            for index, tile in enumerate(hands[player]):
-                low, high = tile.low, tile.high
-                if low == first_value or high == first_value:
-                    end = 0
-                elif low == second_value or high == second_value:
-                    end = 1
-                else:
-                    continue
-                position = index
-                action = _kozel_action("play", player, tile, ends[end][0])
-                break
+            seat = seats[player]
+            hand = hands[seat]
+            if not ends:
+                position = 0
+                action = _KOZEL_PLAYS[seat][hand[0]][0]
+            else:
+                action = _KOZEL_PASSES[seat]
+                first_value, second_value = ends[0][1], ends[1][1]
+                for index, tile in enumerate(hand):
+                    if low[tile] == first_value or high[tile] == first_value:
+                        end = 0
+                    elif low[tile] == second_value or high[tile] == second_value:
+                        end = 1
+                    else:
+                        continue
+                    position = index
+                    action = _KOZEL_PLAYS[seat][tile][ends[end][0] + 1]
+                    break
         engine.apply(action)
         if position is not None:
-            tile = hands[player].pop(position)
+            tile = hands[seat].pop(position)
             if end is None:
-                ends = [[tile, tile.low], [tile, tile.high]]
+                ends = [[tile, low[tile]], [tile, high[tile]]]
             else:
-                ends[end] = [tile, tile.other(ends[end][1])]
+                shown = ends[end][1]
+                ends[end] = [tile, high[tile] if low[tile] == shown else low[tile]]
         actions += 1
         if check_view and engine.outcome() is None:
             assert engine.extra_state()["ends"] == [value for _, value in ends], (ends, engine.extra_state())
+            assert engine.targets() == list(dict.fromkeys(_KOZEL_TILES[tile] for tile, _ in ends))
     return engine.outcome(), actions
 
 
@@ -225,8 +226,7 @@ def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
         import dominoes
     except ImportError:
         return None
-    dominoes.players.rand.seed(seed) if hasattr(dominoes.players, "rand") else None
-    random.seed(seed)
+    random.seed(seed)  # the library deals and chooses with the module-level random
 
     def one() -> int:
         game = dominoes.Game.new()
@@ -691,6 +691,7 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
                 sizes = request.sizes()
                 size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
                 sizes_by_url.append((request.url.replace(server.url, ""), size))
+            sizes_by_url.sort(key=lambda pair: not pair[0].endswith("/table"))  # the page first
             total = sum(size for _, size in sizes_by_url)
             external = [r.url for r in requests + failed
                         if not r.url.startswith((server.url, "data:", "blob:"))]

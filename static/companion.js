@@ -15,6 +15,8 @@
   var announce = root.querySelector("[data-follow-announce]");
   var badge = document.querySelector("[data-live-badge]");
   var stateNote = root.querySelector("[data-live-state]");
+  // the page gives its sentences in its own language (data-text-*), English otherwise
+  function text(key, english) { return root.getAttribute("data-text-" + key) || english; }
   var shown = function () {
     var live = holder.querySelector("[data-version]");
     return live ? parseInt(live.getAttribute("data-version"), 10) : 0;
@@ -33,7 +35,7 @@
     }
     lostTimer = setTimeout(function () {
       if (badge) badge.classList.remove("is-live");
-      if (stateNote) stateNote.textContent = "Reconnecting…";
+      if (stateNote) stateNote.textContent = text("reconnecting", "Reconnecting…");
     }, 4000);
   }
 
@@ -48,7 +50,7 @@
         var fresh = box.querySelector("[data-version]");
         if (fresh) {
           holder.replaceChildren.apply(holder, Array.prototype.slice.call(box.childNodes));
-          if (announce) announce.textContent = "Updated. " + (fresh.getAttribute("data-summary") || "");
+          if (announce) announce.textContent = text("updated", "Updated.") + " " + (fresh.getAttribute("data-summary") || "");
         }
       })
       .catch(function () { /* the next event tries again */ })
@@ -68,7 +70,7 @@
       if (data.version !== shown()) refresh();
     });
     source.addEventListener("gone", function () { source.close(); setLive(false);
-      if (stateNote) stateNote.textContent = "This game was deleted."; });
+      if (stateNote) stateNote.textContent = text("deleted", "This game was deleted."); });
     source.addEventListener("error", function () {
       setLive(false);
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);

@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 from referee.rules.base import (
     Action, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation, Standing,
-    face_points, int_option, options_from_json,
+    face_points, int_option, options_from_json, phrase, refuse,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -203,40 +203,48 @@ class ChickenFootRound(RoundEngine):
         notes: list[dict[str, str]] = []
         player = self.turn()
         if not self.spinner_placed():
-            who = player or "Whoever holds it"
-            notes.append({"rule": "cf.start", "text": (
-                f"{who} places the {self.spinner} in the centre; if no one holds it, "
-                "players draw from the yard in turn until it turns up.")})
+            if player:
+                text = phrase("{player} places the {spinner} in the centre; if no one holds it, "
+                              "players draw from the yard in turn until it turns up.",
+                              player=player, spinner=str(self.spinner))
+            else:
+                text = phrase("Whoever holds it places the {spinner} in the centre; if no one "
+                              "holds it, players draw from the yard in turn until it turns up.",
+                              spinner=str(self.spinner))
+            notes.append({"rule": "cf.start", "text": text})
         elif self.drew_this_turn:
-            notes.append({"rule": "cf.draw", "text": (
-                f"{player} has drawn: play the drawn tile if it fits, otherwise pass.")})
+            notes.append({"rule": "cf.draw", "text": phrase(
+                "{player} has drawn: play the drawn tile if it fits, otherwise pass.",
+                player=player)})
         elif self.yard == 0:
-            notes.append({"rule": "cf.draw", "text": (
-                f"The yard is empty: {player} plays a tile if they can, otherwise passes.")})
+            notes.append({"rule": "cf.draw", "text": phrase(
+                "The yard is empty: {player} plays a tile if they can, otherwise passes.",
+                player=player)})
         else:
-            notes.append({"rule": "cf.draw", "text": (
-                f"{player} must play a tile if they can; with no legal play they draw one "
-                "from the yard.")})
+            notes.append({"rule": "cf.draw", "text": phrase(
+                "{player} must play a tile if they can; with no legal play they draw one "
+                "from the yard.", player=player)})
         for name in self.players:
             if self.hands[name] == 1:
-                notes.append({"rule": "cf.end", "text": (
-                    f"{name} has one tile left: the round ends when it is played.")})
+                notes.append({"rule": "cf.end", "text": phrase(
+                    "{player} has one tile left: the round ends when it is played.",
+                    player=name)})
         return notes
 
     # ------------------------------------------------------------------ actions
 
     def check(self, action: Action) -> None:
         if action.type == "undo":
-            raise RuleViolation(None, "Undo is done by the game, not by the round.")
+            raise refuse(None, "Undo is done by the game, not by the round.")
         if action.type == "leave":
-            raise RuleViolation("cf.rounds", (
-                "Chicken Foot has no leaving: the game is played through all its rounds."))
+            raise refuse("cf.rounds",
+                         "Chicken Foot has no leaving: the game is played through all its rounds.")
         if action.type == "end":
-            raise RuleViolation("cf.one-tile", (
-                "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and then "
-                "a play or a pass."))
+            raise refuse("cf.one-tile",
+                         "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and "
+                         "then a play or a pass.")
         if self.end is not None:
-            raise RuleViolation("cf.end", "The round is over: enter the hands left.")
+            raise refuse("cf.end", "The round is over: enter the hands left.")
         if action.type == "start":
             self._check_start(action)
         elif not self.spinner_placed():
@@ -250,7 +258,8 @@ class ChickenFootRound(RoundEngine):
             elif action.type == "pass":
                 self._check_pass(action.player)
             else:
-                raise RuleViolation(None, f"A {action.type!r} action does not exist in Chicken Foot.")
+                raise refuse(None, "A {action!r} action does not exist in Chicken Foot.",
+                             action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
@@ -272,94 +281,107 @@ class ChickenFootRound(RoundEngine):
 
     def _check_start(self, action: Action) -> None:
         if self.spinner_placed():
-            raise RuleViolation("cf.start", (
-                f"The round has already started: {self.starter} placed the {self.spinner}."))
+            raise refuse("cf.start", "The round has already started: {player} placed the {spinner}.",
+                         player=self.starter, spinner=str(self.spinner))
 
     def _check_before_spinner(self, action: Action) -> None:
         player = action.player
         if self.starter is not None and player != self.starter:
-            raise RuleViolation("turn", (
-                f"{self.starter} was named to start: it is their turn to place the {self.spinner}."))
+            raise refuse("turn",
+                         "{player} was named to start: it is their turn to place the {spinner}.",
+                         player=self.starter, spinner=str(self.spinner))
         if action.type == "play":
             if action.tile != self.spinner:
-                raise RuleViolation("cf.start", (
-                    f"The round starts with the {self.spinner} in the centre, not the {action.tile}."))
+                raise refuse("cf.start",
+                             "The round starts with the {spinner} in the centre, not the {tile}.",
+                             spinner=str(self.spinner), tile=str(action.tile))
             if action.on is not None:
-                raise RuleViolation("cf.start", (
-                    f"The {self.spinner} is the first tile: it goes in the centre, "
-                    f"not on the {action.on}."))
+                raise refuse("cf.start",
+                             "The {spinner} is the first tile: it goes in the centre, "
+                             "not on the {on}.", spinner=str(self.spinner), on=str(action.on))
         elif action.type == "draw":
             if self.starter is not None:
-                raise RuleViolation("cf.start", (
-                    f"{player} was named to start with the {self.spinner}: "
-                    "place it, no draw is needed."))
+                raise refuse("cf.start",
+                             "{player} was named to start with the {spinner}: "
+                             "place it, no draw is needed.",
+                             player=player, spinner=str(self.spinner))
             if self.yard == 0:
-                raise RuleViolation("cf.draw", "The yard is empty: there is nothing to draw.")
+                raise refuse("cf.draw", "The yard is empty: there is nothing to draw.")
         elif action.type == "pass":
-            raise RuleViolation("cf.start", (
-                f"No one can pass before the {self.spinner} is placed: whoever holds it starts, "
-                "otherwise draw until it turns up."))
+            raise refuse("cf.start",
+                         "No one can pass before the {spinner} is placed: whoever holds it "
+                         "starts, otherwise draw until it turns up.", spinner=str(self.spinner))
         else:
-            raise RuleViolation(None, f"A {action.type!r} action does not exist in Chicken Foot.")
+            raise refuse(None, "A {action!r} action does not exist in Chicken Foot.",
+                         action=action.type)
 
     def _check_turn(self, player: str | None) -> None:
         current = self.players[self.turn_index]
         if player != current:
-            raise RuleViolation("turn", f"It is {current}'s turn, not {player}'s.")
+            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.",
+                         on_turn=current, player=player)
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
         if tile in self.parent:
-            raise RuleViolation("unique", f"The {tile} is already on the table.")
+            raise refuse("unique", "The {tile} is already on the table.", tile=str(tile))
         if on is None:
-            raise RuleViolation("cf.match", (
-                f"Say which tile on the table the {tile} joins ('on')."))
+            raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').",
+                         tile=str(tile))
         if on not in self.parent:
-            raise RuleViolation("cf.match", (
-                f"The {on} is not on the table, so the {tile} cannot join it."))
+            raise refuse("cf.match", "The {on} is not on the table, so the {tile} cannot join it.",
+                         on=str(on), tile=str(tile))
         if self.free_places(on) == 0:
-            raise RuleViolation("cf.match", self._full_message(on))
+            raise self._full_refusal(on)
         unstarted = self.arms_unstarted()
         if unstarted > 0 and on != self.spinner:
             started = self.arm_count - unstarted
-            raise RuleViolation("cf.spinner", (
-                f"Only {started} of the spinner's {self.arm_count} arms are started: "
-                f"play on the {self.spinner} until every arm has a tile."))
+            raise refuse("cf.spinner",
+                         "Only {started} of the spinner's {arms} arms are started: "
+                         "play on the {spinner} until every arm has a tile.",
+                         started=started, arms=self.arm_count, spinner=str(self.spinner))
         foot = self.restricting_foot()
         if foot is not None and on != foot:
             toes = len(self.children[foot])
-            raise RuleViolation("cf.double", (
-                f"The chicken foot on the {foot} has {toes} of its {TOES_PER_FOOT} toes: "
-                f"the next tile must be a toe on the {foot}."))
+            raise refuse("cf.double",
+                         "The chicken foot on the {foot} has {toes} of its {all} toes: "
+                         "the next tile must be a toe on the {foot}.",
+                         foot=str(foot), toes=toes, all=TOES_PER_FOOT)
         value = self.outer[on]
         if not tile.has(value):
             if on == self.spinner:
-                message = (f"Next to the spinner a tile must show {value}: "
-                           f"the {tile} does not fit on the {on}.")
-            else:
-                message = f"The {tile} does not match the open {value} of the {on}."
-            raise RuleViolation("cf.match", message)
+                raise refuse("cf.match",
+                             "Next to the spinner a tile must show {value}: "
+                             "the {tile} does not fit on the {on}.",
+                             value=value, tile=str(tile), on=str(on))
+            raise refuse("cf.match", "The {tile} does not match the open {value} of the {on}.",
+                         tile=str(tile), value=value, on=str(on))
 
-    def _full_message(self, on: Tile) -> str:
+    def _full_refusal(self, on: Tile) -> RuleViolation:
         if on == self.spinner:
-            return f"All {self.arm_count} arms of the spinner {on} are started: play on an arm's end."
+            return refuse("cf.match",
+                          "All {arms} arms of the spinner {on} are started: play on an arm's end.",
+                          arms=self.arm_count, on=str(on))
         if on.is_double:
-            return f"The {on} has its {TOES_PER_FOOT} toes: play on the end of a toe."
-        return f"The {on} is already covered: play on an open end."
+            return refuse("cf.match", "The {on} has its {toes} toes: play on the end of a toe.",
+                          on=str(on), toes=TOES_PER_FOOT)
+        return refuse("cf.match", "The {on} is already covered: play on an open end.", on=str(on))
 
     def _check_draw(self, player: str) -> None:
         if self.drew_this_turn:
-            raise RuleViolation("cf.draw", (
-                f"{player} has already drawn this turn: "
-                "play the drawn tile if it fits, otherwise pass."))
+            raise refuse("cf.draw",
+                         "{player} has already drawn this turn: "
+                         "play the drawn tile if it fits, otherwise pass.", player=player)
         if self.yard == 0:
-            raise RuleViolation("cf.draw", (
-                f"The yard is empty: {player} plays a tile if they can, otherwise passes."))
+            raise refuse("cf.draw",
+                         "The yard is empty: {player} plays a tile if they can, otherwise passes.",
+                         player=player)
 
     def _check_pass(self, player: str) -> None:
         if not self.drew_this_turn and self.yard > 0:
-            raise RuleViolation("cf.draw", (
-                f"{player} may pass only after drawing a tile from the yard this turn."))
+            raise refuse("cf.draw",
+                         "{player} may pass only after drawing a tile from the yard this turn.",
+                         player=player)
 
     def _lay(self, player: str, tile: Tile, on: Tile | None) -> None:
         if on is None:
@@ -411,15 +433,18 @@ class ChickenFoot(GameRules):
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
         if highest not in cls.sets:
-            raise RuleViolation("cf.players", f"Chicken Foot is played with a double-9, -12, -15 or -18 set, not double-{highest}.")
+            raise refuse("cf.players", "Chicken Foot is played with a double-9, -12, -15 or -18 "
+                         "set, not double-{highest}.", highest=highest)
         if len(players) < 2:
-            raise RuleViolation("cf.players", "Chicken Foot needs at least 2 players.")
+            raise refuse("cf.players", "Chicken Foot needs at least 2 players.")
         needed = len(players) * options.hand_size
         if needed > set_size(highest):
-            raise RuleViolation(
+            raise refuse(
                 "cf.players",
-                f"{len(players)} hands of {options.hand_size} need {needed} tiles, but a "
-                f"double-{highest} set has only {set_size(highest)}: choose a bigger set.")
+                "{count} hands of {hand} need {needed} tiles, but a "
+                "double-{highest} set has only {size}: choose a bigger set.",
+                count=len(players), hand=options.hand_size, needed=needed, highest=highest,
+                size=set_size(highest))
 
     @classmethod
     def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
@@ -452,7 +477,9 @@ class ChickenFoot(GameRules):
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:
         return [
-            f"Double-blank 0-0 counts {options.double_blank} (cf.score).",
-            f"The spinner has {options.arms} arms (cf.spinner); {options.hand_size} tiles each.",
-            "Equal lowest totals: more zero-point rounds wins, then the smallest non-zero round (cf.tie).",
+            phrase("Double-blank 0-0 counts {points} (cf.score).", points=options.double_blank),
+            phrase("The spinner has {arms} arms (cf.spinner); {hand} tiles each.",
+                   arms=options.arms, hand=options.hand_size),
+            phrase("Equal lowest totals: more zero-point rounds wins, then the smallest non-zero "
+                   "round (cf.tie)."),
         ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from referee.match import Match
@@ -121,15 +122,17 @@ def chart_svg(match: Match, chart_id: str | None = None, width: int = WIDTH, hei
 def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int = HEIGHT) -> Markup:
     players = list(series.totals)
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
-    title = f"Running totals after each round ({series.label})"
+    what = {"total": _("total"), "booked account": _("booked account")}.get(series.label, series.label)
+    title = _("Running totals after each round (%(what)s)", what=what)
     if series.rounds:
         desc = "; ".join(
-            f"{name}: " + ", ".join(f"round {n} {v}" for n, v in zip(series.rounds, values))
+            f"{name}: " + ", ".join(_("round %(number)s %(points)s", number=n, points=v)
+                                    for n, v in zip(series.rounds, values))
             for name, values in series.totals.items())
         if series.threshold:
-            desc += f". The goat line is at {series.threshold}."
+            desc += ". " + _("The goat line is at %(points)s.", points=series.threshold)
     else:
-        desc = "No round has been scored yet."
+        desc = _("No round has been scored yet.")
     box = f"0 0 {width} {height}" if series.rounds else f'0 0 {EMPTY_WIDTH} {EMPTY_HEIGHT}" style="max-width: 24rem'
     head = (f'<svg class="totals-chart" id="{escape(chart_id)}" viewBox="{box}" role="img" '
             f'aria-labelledby="{escape(title_id)} {escape(desc_id)}" xmlns="http://www.w3.org/2000/svg" '
@@ -142,7 +145,7 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
         parts.append(f'<rect x="1" y="1" width="{EMPTY_WIDTH - 2}" height="{EMPTY_HEIGHT - 2}" rx="6" fill="none" '
                      f'stroke="currentColor" stroke-opacity=".3" stroke-dasharray="4 4"/>'
                      f'<text x="{EMPTY_WIDTH / 2}" y="{EMPTY_HEIGHT / 2 + 5}" text-anchor="middle" font-size="14" '
-                     f'fill="currentColor">No round scored yet</text></svg>')
+                     f'fill="currentColor">{escape(_("No round scored yet"))}</text></svg>')
         return Markup("".join(parts))
     values = [v for row in series.totals.values() for v in row]
     top_value = max([*values, series.threshold or 0, 1])
@@ -168,13 +171,13 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
         parts.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
                      f'fill="currentColor">{n}</text>')
     parts.append(f'<text x="{LEFT + plot_w / 2}" y="{height - 4}" text-anchor="middle" '
-                 f'fill="currentColor" fill-opacity=".8">round</text>')
+                 f'fill="currentColor" fill-opacity=".8">{escape(_("round"))}</text>')
     if series.threshold:
         y = y_at(series.threshold)
         parts.append(f'<line class="goat-line" x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
                      f'stroke="#d6336c" stroke-width="1.5" stroke-dasharray="6 4"/>'
                      f'<text x="{LEFT + 4}" y="{y - 5:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
-                     f'goat at {series.threshold}</text>')
+                     f'{escape(_("goat at %(points)s", points=series.threshold))}</text>')
     # lines
     ends: list[tuple[float, int]] = []
     for index, name in enumerate(players):

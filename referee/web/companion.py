@@ -27,6 +27,8 @@ import segno
 from flask import (
     Blueprint, Response, abort, current_app, render_template, request, url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from referee.rules import GAMES
@@ -37,6 +39,11 @@ from referee.web import get_store
 from referee.web.chart import chart_svg
 
 bp = Blueprint("companion", __name__)
+
+# The games' names in the page's language (lazy: translated when a page shows them).
+TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"),
+          "kozel": _l("Kozel")}
+assert set(TITLES) == set(GAME_TITLES)
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -54,7 +61,7 @@ def load_game(game_id: str) -> StoredGame:
     try:
         return get_store().load(game_id)
     except GameNotFound:
-        abort(404, description=f"There is no game {game_id!r}.")
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
 
 
 # ----- following a game ----------------------------------------------------------------------
@@ -95,7 +102,7 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     trains = []
     if "trains" in rnd:
         for key, train in rnd["trains"].items():
-            trains.append({"key": key, "label": "Mexican train" if key == "mexican" else key,
+            trains.append({"key": key, "label": _("Mexican train") if key == "mexican" else key,
                            "tiles": chain(train["tiles"], engine_value), "open": train.get("open"),
                            "marker": train.get("marker", False), "mexican": key == "mexican"})
     arms = [branch(arm) for arm in rnd.get("arms", [])]
@@ -109,22 +116,25 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
                      "remembered": state.get("remembered", {}).get(p, 0)} for p in match.players}
     summary = describe(state)
     return {"game": game, "state": state, "round": rnd, "trains": trains, "arms": arms,
-            "on_table": on_table, "finished": finished, "title": GAME_TITLES[match.config.game],
+            "on_table": on_table, "finished": finished, "title": TITLES[match.config.game],
             "chart": chart_svg(match, f"follow-chart-{game.id}"), "summary": summary,
             "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
             "highest": match.config.highest, "kozel": kozel}
 
 
 def describe(state: dict[str, Any]) -> str:
-    """One line for screen readers when the live view changes."""
+    """One line for screen readers when the live view changes (in the page's language)."""
     rnd = state["round"]
     if state["status"] == "finished":
         winners = state.get("winners")
-        return "The game is finished." + (f" Winner: {', '.join(winners)}." if winners else "")
+        if winners:
+            return _("The game is finished. Winner: %(winners)s.", winners=", ".join(winners))
+        return _("The game is finished.")
     if rnd["status"] == "playing":
-        turn = f" {rnd['turn']}'s turn." if rnd.get("turn") else ""
-        return f"Round {rnd['number']}:{turn}"
-    return f"Round {rnd['number']} is over: waiting for the hands left."
+        if rnd.get("turn"):
+            return _("Round %(number)s: %(player)s's turn.", number=rnd["number"], player=rnd["turn"])
+        return _("Round %(number)s:", number=rnd["number"])
+    return _("Round %(number)s is over: waiting for the hands left.", number=rnd["number"])
 
 
 @bp.get("/games/<game_id>/follow")
@@ -157,7 +167,7 @@ def event_stream(game_id: str):
     poll = float(current_app.config.get("FOLLOW_STREAM_POLL", STREAM_POLL))
     current = _version(get_store().db.conn, game_id)
     if current is None:
-        abort(404, description=f"There is no game {game_id!r}.")
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
     since_text = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
     since = int(since_text) if since_text.isdigit() else None
     limit = int(current_app.config.get("FOLLOW_STREAMS_MAX", STREAMS_MAX))
@@ -253,7 +263,7 @@ def share(game_id: str):
         address = lan_address()
         lan = None if address.startswith("127.") else address
     return render_template("companion/share.html", game=game, url=url, loopback=is_loopback(url), lan=lan,
-                           title=GAME_TITLES[game.match.config.game])
+                           title=TITLES[game.match.config.game])
 
 
 # ----- players across games ------------------------------------------------------------------
@@ -284,7 +294,7 @@ def summaries() -> list[GameSummary]:
 @bp.get("/players")
 def players():
     stats = sorted(player_stats(summaries()).values(), key=lambda s: (-s.games, s.key))
-    return render_template("companion/players.html", players=stats, games=GAME_TITLES)
+    return render_template("companion/players.html", players=stats, games=TITLES)
 
 
 @bp.get("/players/<path:name>")
@@ -293,25 +303,26 @@ def player(name: str):
     stats = player_stats(games)
     record = stats.get(player_key(name))
     if record is None:
-        abort(404, description=f"No game has a player called {name!r}.")
+        abort(404, description=_("No game has a player called %(name)r.", name=name))
     by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAME_TITLES}
     h2h = sorted(record.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
     return render_template("companion/player.html", player=record, by_game=by_game, head_to_head=h2h,
-                           games=GAME_TITLES, history=sorted(record.history, key=lambda g: g.created, reverse=True))
+                           games=TITLES, history=sorted(record.history, key=lambda g: g.created, reverse=True))
 
 
 @bp.get("/leaderboard")
 def leaderboards():
-    return render_template("companion/leaderboards.html", games=GAME_TITLES)
+    return render_template("companion/leaderboards.html", games=TITLES)
 
 
 @bp.get("/leaderboard/<game>")
 def leaderboard_page(game: str):
     if game not in GAMES:
-        abort(404, description=f"There is no game called {game!r}: mexican-train, chicken-foot or kozel.")
+        abort(404, description=_("There is no game called %(game)r: mexican-train, chicken-foot "
+                                 "or kozel.", game=game))
     rows = leaderboard(summaries(), game)
-    return render_template("companion/leaderboard.html", rows=rows, game=game, title=GAME_TITLES[game],
-                           games=GAME_TITLES)
+    return render_template("companion/leaderboard.html", rows=rows, game=game, title=TITLES[game],
+                           games=TITLES)
 
 
 # ----- installable app -----------------------------------------------------------------------
@@ -389,10 +400,11 @@ def print_to_pdf(html: str, chromium: str) -> bytes:
             result = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                     stderr=subprocess.PIPE, timeout=PDF_TIMEOUT, check=False)
         except (OSError, subprocess.TimeoutExpired) as error:
-            raise PdfUnavailable(f"Chromium could not print the scoresheet ({error}).") from None
+            raise PdfUnavailable(_("Chromium could not print the scoresheet (%(error)s).",
+                                   error=str(error))) from None
         if not target.exists() or target.stat().st_size == 0:
             current_app.logger.warning("chromium --print-to-pdf failed: %s", result.stderr[-2000:])
-            raise PdfUnavailable("Chromium could not print the scoresheet.")
+            raise PdfUnavailable(_("Chromium could not print the scoresheet."))
         return target.read_bytes()
 
 
@@ -408,17 +420,18 @@ def scoresheet_pdf(game_id: str):
     game = load_game(game_id)
     chromium = find_chromium()
     if chromium is None:
-        return unavailable("The PDF is printed by Chromium, which is not installed on this machine. "
-                           "Open the scoresheet and use the browser's Print instead "
-                           "(install Debian's chromium package to get the PDF download).")
+        return unavailable(_("The PDF is printed by Chromium, which is not installed on this "
+                             "machine. Open the scoresheet and use the browser's Print instead "
+                             "(install Debian's chromium package to get the PDF download)."))
     sheet_path = f"/games/{game_id}/scoresheet"  # the pages' printable scoresheet, rendered in-process
     headers = {name: value for name, value in request.headers.items()
                if name.lower() in ("cookie", "accept-language")}
     sheet = current_app.test_client().get(sheet_path, headers=headers)
     if sheet.status_code != 200:
-        return unavailable(f"The scoresheet page could not be rendered (HTTP {sheet.status_code}).")
+        return unavailable(_("The scoresheet page could not be rendered (HTTP %(status)s).",
+                             status=sheet.status_code))
     if not _printing.acquire(timeout=PDF_TIMEOUT):
-        return unavailable("Another scoresheet is being printed: try again in a minute.")
+        return unavailable(_("Another scoresheet is being printed: try again in a minute."))
     try:
         pdf = print_to_pdf(sheet.get_data(as_text=True), chromium)
     except PdfUnavailable as error:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from referee.match import Match
@@ -23,6 +24,7 @@ from referee.rules.book import rule_text, rules_by_id
 from referee.store import GameNotFound, StoredGame, VersionConflict
 from referee.tiles import Tile, TileError
 from referee.web import get_store
+from referee.web.i18n import current_lang, translate_violation
 from referee.web.service import PinRequired, check_pin
 from referee.web.table_forms import CENTRE, ActionForm
 
@@ -37,7 +39,8 @@ LAST_TILE_RULES = ("mt.last-tile", "cf.end")
 
 @dataclass(frozen=True)
 class Refusal:
-    """What the page shows when a change is refused: the rule and its sentence."""
+    """What the page shows when a change is refused: the rule and its sentence (already in
+    the page's language: ``translate_violation``), and the rule's text in that language."""
 
     message: str
     rule: str | None = None
@@ -45,7 +48,7 @@ class Refusal:
 
     @property
     def rule_text(self) -> str | None:
-        return rule_text(self.rule)
+        return rule_text(self.rule, current_lang()) if self.rule else None
 
     @property
     def href(self) -> str | None:
@@ -78,9 +81,9 @@ def _expired(error: CSRFError):
     game_id = (request.view_args or {}).get("game_id")
     if not game_id:
         return error.description, 400
-    return render_table(_load(game_id), refusal=Refusal(
+    return render_table(_load(game_id), refusal=Refusal(_(
         "This page is too old to send (its security token expired): the table is reloaded, "
-        "tap again."), status=400)
+        "tap again.")), status=400)
 
 
 @bp.post("/games/<game_id>/table/act")
@@ -91,10 +94,10 @@ def act(game_id: str):
     form = ActionForm()
     keep_tile = request.form.get("tile") or None
     if not form.validate_on_submit():
-        problem = ("This page is too old to send (its security token expired): the table is "
-                   "reloaded, tap again." if "csrf_token" in form.errors else
-                   "The tap did not say what to log: " + "; ".join(
-                       f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+        problem = (_("This page is too old to send (its security token expired): the table is "
+                     "reloaded, tap again.") if "csrf_token" in form.errors else
+                   _("The tap did not say what to log: %(problems)s", problems="; ".join(
+                       f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())))
         return render_table(game, refusal=Refusal(problem), status=400)
     body = _action_body(game.match, form)
     try:
@@ -104,17 +107,19 @@ def act(game_id: str):
     except RuleViolation as error:
         game = _load(game_id)  # unchanged by the refusal; fresh if another device logged meanwhile
         return render_table(game, tile=keep_tile, who=body.get("player"),
-                            refusal=Refusal(error.message, error.rule_id, game.match.config.game),
+                            refusal=Refusal(translate_violation(error), error.rule_id,
+                                            game.match.config.game),
                             status=422)
     except BadRequest as error:
-        return render_table(game, tile=keep_tile, refusal=Refusal(error.message), status=400)
+        return render_table(game, tile=keep_tile, refusal=Refusal(translate_violation(error)),
+                            status=400)
     except VersionConflict:
         fresh = _load(game_id)
-        return render_table(fresh, notice="The table changed: reloaded. Another device logged "
-                                          "first: check the table, then tap again.", status=409)
+        return render_table(fresh, notice=_("The table changed: reloaded. Another device logged "
+                                            "first: check the table, then tap again."), status=409)
     except PinRequired as error:
         return render_table(game, refusal=Refusal(
-            error.message, None, None), status=403, unlock=True)
+            translate_violation(error), None, None), status=403, unlock=True)
     flash(describe(action, game.match), "logged")
     return redirect(url_for("table.show", game_id=game_id), code=303)
 
@@ -139,23 +144,36 @@ def _action_body(match: Match, form: ActionForm) -> dict[str, Any]:
 
 
 def describe(action: Action, match: Match) -> str:
-    """One line for a person: what was logged (or is about to be undone)."""
-    who = action.player or "Someone"
+    """One line for a person, in the page's language: what was logged (or is about to be
+    undone)."""
+    who = action.player or _("Someone")
+    tile = str(action.tile)
     if action.type == "play":
         if match.config.game == "mexican-train":
-            train = "the Mexican train" if action.train == "mexican" else (
-                "their own train" if action.train == action.player else f"{action.train}'s train")
-            return f"{who} played {action.tile} on {train}."
+            if action.train == "mexican":
+                return _("%(player)s played %(tile)s on the Mexican train.", player=who, tile=tile)
+            if action.train == action.player:
+                return _("%(player)s played %(tile)s on their own train.", player=who, tile=tile)
+            return _("%(player)s played %(tile)s on %(owner)s's train.", player=who, tile=tile,
+                     owner=action.train)
         if action.on is None:
-            first = "the spinner" if match.config.game == "chicken-foot" else "the lead"
-            return f"{who} played {action.tile} ({first})."
-        return f"{who} played {action.tile} on {action.on}."
-    words = {"draw": "drew a tile", "pass": "passed" if match.config.game != "kozel" else "knocked",
-             "end": "ended the first turn", "start": "starts the round",
-             "undo": "undid the last action"}
+            if match.config.game == "chicken-foot":
+                return _("%(player)s played %(tile)s (the spinner).", player=who, tile=tile)
+            return _("%(player)s played %(tile)s (the lead).", player=who, tile=tile)
+        return _("%(player)s played %(tile)s on %(on)s.", player=who, tile=tile, on=str(action.on))
     if action.type == "undo":
-        return "The last action was undone."
-    return f"{who} {words.get(action.type, action.type)}."
+        return _("The last action was undone.")
+    if action.type == "draw":
+        return _("%(player)s drew a tile.", player=who)
+    if action.type == "pass":
+        if match.config.game == "kozel":
+            return _("%(player)s knocked.", player=who)
+        return _("%(player)s passed.", player=who)
+    if action.type == "end":
+        return _("%(player)s ended the first turn.", player=who)
+    if action.type == "start":
+        return _("%(player)s starts the round.", player=who)
+    return f"{who} {action.type}."
 
 
 def _parse_tile(text: str | None, highest: int) -> Tile | None:
@@ -225,7 +243,7 @@ def render_table(game: StoredGame, *, tile: str | None = None, who: str | None =
             engine.check(_place_action(config.game, actor, selected, place))
         except (RuleViolation, BadRequest) as error:
             answer = {"ok": False, "place": ask_key, "refusal": Refusal(
-                error.message, getattr(error, "rule_id", None), config.game)}
+                translate_violation(error), getattr(error, "rule_id", None), config.game)}
         else:
             answer = {"ok": True, "place": ask_key}
 
@@ -299,7 +317,7 @@ def mexican_train_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
                           "open": text in open_doubles})
             value = t.other(value)
         trains.append({"key": key, "owner": None if key == "mexican" else key,
-                       "label": "Mexican train" if key == "mexican" else key,
+                       "label": _("Mexican train") if key == "mexican" else key,
                        "tiles": tiles, "open_end": train["open"], "marker": train["marker"]})
     return {"trains": trains, "engine_tile": str(engine_tile) if engine_tile else None,
             "open_doubles": open_doubles}

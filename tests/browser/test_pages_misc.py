@@ -52,6 +52,8 @@ def test_new_game_form_script(page):
     page.goto("/games/new")
     assert page.locator("fieldset.options[data-game=kozel]").is_hidden()
     page.get_by_label("Kozel (Goat)").check()
+    assert page.locator("fieldset.options[data-game=kozel]").is_hidden()  # options folded away
+    page.locator("details.more-options summary").click()
     assert page.locator("fieldset.options[data-game=kozel]").is_visible()
     assert page.locator("fieldset.options[data-game=mexican-train]").is_hidden()
     assert page.locator("select[name=set] option[value='9']").is_disabled()
