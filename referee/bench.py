@@ -28,7 +28,6 @@ import argparse
 import http.client
 import json
 import os
-import pickle
 import random
 import shutil
 import socket
@@ -749,64 +748,6 @@ def profile_engines(seconds: float = 2.0) -> str:
     return out.getvalue()
 
 
-def compare_store(plays: int = 300, rounds: int = 3, seed: int = 7) -> dict[str, float]:
-    """In-process A/B of the three speed-ups in referee/store.py: median app time of logged
-    Mexican Train plays (through the Flask app, without HTTP) with all turned off (the
-    default pickler, no idle connection kept, no spare Match) and on, alternating
-    ``rounds`` times."""
-    from referee import store as store_module
-    results: dict[str, list[float]] = {"before": [], "after": []}
-    workdir = tempfile.mkdtemp(prefix="referee-bench-")
-    saved = store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX
-    try:
-        for turn in range(rounds * 2):
-            name = "before" if turn % 2 == 0 else "after"
-            if name == "before":
-                store_module.snapshot_bytes = lambda match: pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
-                store_module.KEEPERS_MAX = 0
-                store_module.SPARES_MAX = 0
-            else:
-                store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX = saved
-            store_module._SPARES.clear()
-            with store_module._KEEPERS_LOCK:
-                stale = [conn for conn, _ in store_module._KEEPERS.values()]
-                store_module._KEEPERS.clear()
-            for conn in stale:
-                conn.close()
-            app = make_bench_app(os.path.join(workdir, f"ab{turn}.db"))
-            client = app.test_client()
-            game_id = client.post("/api/games", json=MT_GAME).get_json()["id"]
-            driver = GameDriver(random.Random(seed + turn // 2), game_id)
-            timed = 0
-            while timed < plays // rounds:
-                change = driver.next_change()
-                if change is None:
-                    driver = GameDriver(random.Random(seed), client.post("/api/games", json=MT_GAME).get_json()["id"])
-                    continue
-                path, body = driver.request(*change)
-                response = client.post(path, json=body)
-                if response.status_code != 200:
-                    raise RuntimeError(f"{path} {body}: {response.status_code}")
-                driver.accepted(*change)
-                if change[0] == "action" and change[1]["type"] == "play":
-                    results[name].append(float(response.headers["Server-Timing"].split("dur=")[1]))
-                    timed += 1
-    finally:
-        store_module.snapshot_bytes, store_module.KEEPERS_MAX, store_module.SPARES_MAX = saved
-        shutil.rmtree(workdir, ignore_errors=True)
-    return {"before_ms": _median(results["before"]), "after_ms": _median(results["after"]),
-            "plays": len(results["after"])}
-
-
-# ----- the report ------------------------------------------------------------------------
-
-@dataclass
-class Row:
-    name: str
-    value: str
-    detail: str = ""
-
-
 def _fmt(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
@@ -851,6 +792,15 @@ FULL = Sizes("full", engine_seconds=5.0, plays=150, late_plays=60, late_at=500,
              load_clients=30, load_seconds=30.0)
 QUICK = Sizes("quick", engine_seconds=1.0, plays=40, late_plays=20, late_at=500,
               load_clients=30, load_seconds=5.0)
+
+
+# ----- the report ------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    name: str
+    value: str
+    detail: str = ""
 
 
 def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, Any]:
@@ -938,8 +888,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="a short smoke run (about half a minute)")
     parser.add_argument("--profile", action="store_true",
                         help="print cProfile reports of Store.change and the engines instead")
-    parser.add_argument("--compare-store", action="store_true",
-                        help="A/B the store's speed-ups (in-process, no HTTP) and exit")
     parser.add_argument("--what-if-sync-normal", action="store_true",
                         help="experiment: serve with PRAGMA synchronous=NORMAL (not the product's "
                              "setting); engines shortened, no table page")
@@ -947,14 +895,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.serve:
         serve_main(args.serve[0], int(args.serve[1]), int(args.serve[2]))
-        return
-    if args.compare_store:
-        if args.what_if_sync_normal:
-            _what_if_sync_normal()
-        result = compare_store()
-        print(f"logged play, app time (median of {result['plays']}): before {result['before_ms']:.3f} ms, "
-              f"after {result['after_ms']:.3f} ms")
-        print(json.dumps(result))
         return
     if args.profile:
         print(profile_store())

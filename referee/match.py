@@ -265,7 +265,8 @@ class Match:
         if number == self.number and self.finished and self.current_record() is None:
             raise RuleViolation(None, "This game is finished.")
         record = self._record_from_hands(number, body["hands"])
-        self.entry_undo.append(list(self.rounds))
+        if not self.referee:
+            self.entry_undo.append(list(self.rounds))
         self.rounds = sorted([r for r in self.rounds if r.number != number] + [record],
                              key=lambda r: r.number)
         if self.referee and number == self.number and self.engine is not None:

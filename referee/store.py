@@ -7,17 +7,10 @@ read (an older format, a damaged row), so it never decides anything on its own.
 """
 from __future__ import annotations
 
-import copyreg
-import dataclasses
-import io
 import json
-import os
 import pickle
-import queue
 import secrets
 import sqlite3
-import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -28,80 +21,14 @@ from sqlite_utils.migrations import Migrations
 
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
-from referee.tiles import Tile
 
 SNAPSHOT_FORMAT = 2  # bump when Match's pickled shape changes: old snapshots are rebuilt
 
 
-# ----- the snapshot's pickle --------------------------------------------------------------
-# A snapshot is a standard pickle of the Match, written with two shortcuts that make it
-# about 1.5x faster to read and write (docs/BENCHMARKS.md): tiles are rebuilt by
-# ``_tile`` (one dict look-up of an interned, immutable tile instead of ``Tile.__init__``'s
-# checks) and frozen slots dataclasses (actions, round records, setups …) by ``_restore``
-# (the fields set directly, as dataclasses' own ``__setstate__`` does, without its
-# per-object ``fields()`` call). The objects read back are equal to the ones written.
-
-_TILES: dict[tuple[int, int], Tile] = {}
-_SLOT_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _tile(low: int, high: int) -> Tile:
-    tile = _TILES.get((low, high))
-    if tile is None:
-        tile = _TILES.setdefault((low, high), Tile(low, high))
-    return tile
-
-
-def _restore(cls: type, values: tuple) -> Any:
-    obj = object.__new__(cls)
-    names = _SLOT_FIELDS.get(cls) or _slot_fields(cls)
-    for name, value in zip(names, values):
-        object.__setattr__(obj, name, value)
-    return obj
-
-
-def _slot_fields(cls: type) -> tuple[str, ...]:
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    _SLOT_FIELDS[cls] = names
-    return names
-
-
-def _reduce_tile(tile: Tile) -> tuple:
-    return _tile, (tile.low, tile.high)
-
-
-def _default_reduce(obj: Any) -> Any:
-    return obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-
-
-class _Reducers(dict):
-    """The pickler's dispatch table, filled per class on first sight."""
-
-    def __missing__(self, cls: type) -> Callable[[Any], Any]:
-        reducer: Callable[[Any], Any] = _default_reduce
-        getstate = getattr(cls, "__getstate__", None)
-        if (dataclasses.is_dataclass(cls) and "__slots__" in cls.__dict__
-                and getattr(getstate, "__qualname__", "") == "_dataclass_getstate"
-                and "__reduce__" not in cls.__dict__ and "__reduce_ex__" not in cls.__dict__):
-            names = _slot_fields(cls)
-
-            def reducer(obj: Any, names: tuple[str, ...] = names) -> tuple:
-                return _restore, (type(obj), tuple([getattr(obj, name) for name in names]))
-        self[cls] = reducer
-        return reducer
-
-
-_REDUCERS = _Reducers(copyreg.dispatch_table)
-_REDUCERS[Tile] = _reduce_tile
-
-
 def snapshot_bytes(match: Match) -> bytes:
-    """The pickled snapshot of ``match`` (read back with ``pickle.loads``)."""
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = _REDUCERS
-    pickler.dump(match)
-    return out.getvalue()
+    """The snapshot of ``match``: a pickle, read back with ``pickle.loads``."""
+    return pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+
 
 migrations = Migrations("referee")
 
@@ -169,136 +96,15 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
         raise ValueError(f"unknown event kind {kind!r}")
 
 
-# ----- one idle connection kept open per database file -----------------------------------
-# Each request opens its own Store and closes it at the end. In WAL mode, the close of the
-# last connection to a file checkpoints the WAL into the database and deletes it, and the
-# next open makes a new one: about 0.7 ms of every logged play (docs/BENCHMARKS.md). An
-# idle connection kept open per recently used file makes those closes ordinary; the WAL
-# is then checkpointed by SQLite's automatic checkpoint (every 1000 pages) and when the
-# process ends. It never reads or writes after joining, and holds no transaction open.
-
-KEEPERS_MAX = 8
-_KEEPERS: OrderedDict[str, tuple[sqlite3.Connection, tuple[int, int]]] = OrderedDict()
-_KEEPERS_LOCK = threading.Lock()
-
-
-def _file_id(path: str) -> tuple[int, int] | None:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return stat.st_dev, stat.st_ino
-
-
-def _drop_stale_keeper(path: str) -> None:
-    """Close the keeper of ``path`` if the file there is no longer the one it holds."""
-    key = os.path.abspath(path)
-    with _KEEPERS_LOCK:
-        entry = _KEEPERS.get(key)
-        if entry is None or entry[1] == _file_id(key):
-            return
-        del _KEEPERS[key]
-    entry[0].close()
-
-
-def _keep_open(path: str) -> None:
-    if KEEPERS_MAX <= 0:
-        return
-    key = os.path.abspath(path)
-    with _KEEPERS_LOCK:
-        if key in _KEEPERS:
-            _KEEPERS.move_to_end(key)
-            return
-    file_id = _file_id(key)
-    if file_id is None:
-        return
-    conn = sqlite3.connect(key, timeout=30, isolation_level=None, check_same_thread=False)
-    try:
-        conn.execute("PRAGMA schema_version").fetchall()  # joins the WAL's shared memory
-    except sqlite3.Error:
-        conn.close()
-        return
-    evicted: list[sqlite3.Connection] = [conn]
-    with _KEEPERS_LOCK:
-        if key not in _KEEPERS:
-            _KEEPERS[key] = (conn, file_id)
-            evicted = []
-            while len(_KEEPERS) > KEEPERS_MAX:
-                evicted.append(_KEEPERS.popitem(last=False)[1][0])
-    for old in evicted:
-        old.close()
-
-
-# ----- the next snapshot, read back ahead of time ---------------------------------------
-# A logged play used to unpickle the game's snapshot inside its transaction (0.1-0.4 ms,
-# more as the game grows). After each change, a background thread now reads the new
-# snapshot back into a spare Match; the next change of that game takes the spare if, and
-# only if, the snapshot in the row is byte for byte the one it was read from (otherwise it
-# unpickles as before). A spare is handed out once and then belongs to that change alone.
-
-SPARES_MAX = 64
-
-
-class _Spares:
-    def __init__(self) -> None:
-        self._items: OrderedDict[tuple[str, str], tuple[bytes, Match]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[tuple[tuple[str, str], bytes]] = queue.SimpleQueue()
-        self._worker: threading.Thread | None = None
-
-    def take(self, key: tuple[str, str], snapshot: bytes) -> Match | None:
-        with self._lock:
-            entry = self._items.pop(key, None)
-        if entry is not None and entry[0] == snapshot:
-            return entry[1]
-        return None
-
-    def offer(self, key: tuple[str, str], snapshot: bytes) -> None:
-        if SPARES_MAX <= 0:
-            return
-        if self._worker is None:
-            with self._lock:
-                if self._worker is None:
-                    self._worker = threading.Thread(target=self._work, name="snapshot-spares", daemon=True)
-                    self._worker.start()
-        self._queue.put((key, snapshot))
-
-    def _work(self) -> None:
-        while True:
-            key, snapshot = self._queue.get()
-            try:
-                match = pickle.loads(snapshot)
-            except Exception:  # the change's own load will read it (or rebuild it) instead
-                continue
-            with self._lock:
-                self._items[key] = (snapshot, match)
-                self._items.move_to_end(key)
-                while len(self._items) > SPARES_MAX:
-                    self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-_SPARES = _Spares()
-
-
 class Store:
     def __init__(self, path: str) -> None:
         self.path = path
-        on_disk = path not in ("", ":memory:") and not path.startswith("file:")
-        if on_disk:
-            _drop_stale_keeper(path)
         conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL" if path == ":memory:" else "PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
-        self._spare_path = os.path.abspath(path) if on_disk else None
-        if on_disk:
-            _keep_open(path)
 
     def migrate(self) -> None:
         migrations.apply(self.db)
@@ -326,16 +132,12 @@ class Store:
             raise GameNotFound(game_id)
         return rows[0]
 
-    def load(self, game_id: str, spare: bool = False) -> StoredGame:
-        """The game as stored; ``spare`` (for ``change`` only) may take the spare Match
-        read back ahead of time from this very snapshot."""
+    def load(self, game_id: str) -> StoredGame:
         row = self._row(game_id)
         match = None
         if row["snapshot_format"] == SNAPSHOT_FORMAT and row["snapshot"]:
-            if spare and self._spare_path is not None:
-                match = _SPARES.take((self._spare_path, game_id), row["snapshot"])
             try:
-                match = match if match is not None else pickle.loads(row["snapshot"])
+                match = pickle.loads(row["snapshot"])
             except Exception:  # a damaged or outdated snapshot is only a cache: rebuild it
                 match = None
         if match is None:
@@ -393,7 +195,7 @@ class Store:
 
         ``stamp`` is the event's time when it is not now (a backup being imported)."""
         with self.write():
-            game = self.load(game_id, spare=True)
+            game = self.load(game_id)
             if guard is not None:
                 guard(game)
             if expected_version is not None and expected_version != game.version:
@@ -408,8 +210,6 @@ class Store:
                 "snapshot_format = ? where id = ?",
                 [game.version, "finished" if game.match.finished else "playing", stamp,
                  snapshot, SNAPSHOT_FORMAT, game_id])
-        if self._spare_path is not None:
-            _SPARES.offer((self._spare_path, game_id), snapshot)
         return game
 
     def set_pin(self, game_id: str, pin_hash: str | None) -> None:
