@@ -15,6 +15,23 @@
     return a <= b ? a + "-" + b : b + "-" + a;
   }
 
+  // The sentences, in the page's language when the picker gives them (data-texts, a JSON
+  // object of templates with {named} values), else in English.
+  var ENGLISH = {
+    points: "{n} points", out: "went out: 0", tile: "{n} tile: {points} points",
+    tiles: "{n} tiles: {points} points", tiles_of: "{n} of {size} tiles: {points} points",
+    bad: "not tiles yet", tap: "Tap the tiles", tap_player: "Tap {player}'s tiles",
+    picked: "{n} picked", picked_of: "{n} of {of} picked", full: "A hand has {n} tiles"
+  };
+  var TEXTS = {};
+  try { TEXTS = JSON.parse((document.querySelector("[data-picker]") || {dataset: {}}).dataset.texts || "{}"); }
+  catch (err) { TEXTS = {}; }
+  function say(key, values) {
+    return (TEXTS[key] || ENGLISH[key]).replace(/\{(\w+)\}/g, function (all, name) {
+      return values[name] !== undefined ? values[name] : all;
+    });
+  }
+
   function parse(value) {
     var raw = (value || "").trim();
     if (!raw) return { kind: "empty" };
@@ -79,17 +96,21 @@
         var pick = form.querySelector('[data-pick-for="' + input.id + '"]');
         if (pick) pick.setAttribute("aria-pressed", input === active ? "true" : "false");
         if (!out) return;
-        var size = input.dataset.size ? " of " + input.dataset.size : "";
-        if (p.kind === "points") out.textContent = p.points + " points";
-        else if (p.kind === "tiles" && !p.tiles.length) out.textContent = "went out: 0";
-        else if (p.kind === "tiles") out.textContent = p.tiles.length + size + " tile" + (p.tiles.length === 1 && !size ? "" : "s") + ": " + pips(p.tiles, zeroAlone, zeroBeside) + " points";
-        else if (p.kind === "bad") out.textContent = "not tiles yet";
+        var size = input.dataset.size;
+        if (p.kind === "points") out.textContent = say("points", { n: p.points });
+        else if (p.kind === "tiles" && !p.tiles.length) out.textContent = say("out", {});
+        else if (p.kind === "tiles") {
+          var sum = { n: p.tiles.length, size: size, points: pips(p.tiles, zeroAlone, zeroBeside) };
+          out.textContent = say(size ? "tiles_of" : p.tiles.length === 1 ? "tile" : "tiles", sum);
+        }
+        else if (p.kind === "bad") out.textContent = say("bad", {});
         else out.textContent = "";
       });
-      if (label) label.textContent = inputs.length > 1 ? "Tap " + (active.dataset.player || "the") + "'s tiles" : "Tap the tiles";
+      if (label) label.textContent = inputs.length > 1 && active.dataset.player
+        ? say("tap_player", { player: active.dataset.player }) : say("tap", {});
       if (status) {
-        var p = parse(active.value), n = (p.tiles || []).length;
-        status.textContent = n + (max ? " of " + max : active.dataset.size ? " of " + active.dataset.size : "") + " picked";
+        var p = parse(active.value), n = (p.tiles || []).length, of = max || active.dataset.size;
+        status.textContent = of ? say("picked_of", { n: n, of: of }) : say("picked", { n: n });
       }
     }
 
@@ -98,7 +119,7 @@
       var tiles = p.kind === "tiles" || p.kind === "bad" ? p.tiles.slice() : [];
       var at = tiles.indexOf(tile);
       if (at >= 0) tiles.splice(at, 1);
-      else if (max && tiles.length >= max) { if (status) status.textContent = "A hand has " + max + " tiles"; return; }
+      else if (max && tiles.length >= max) { if (status) status.textContent = say("full", { n: max }); return; }
       else tiles.push(tile);
       active.value = tiles.join(" ");
       active.dispatchEvent(new Event("change", { bubbles: true }));

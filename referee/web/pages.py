@@ -18,6 +18,10 @@ from flask import (
     session, url_for,
 )
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
 from referee.match import GameConfig, Match, UnknownRound
 from referee.rules import GAMES
 from referee.rules.base import BadRequest, RuleViolation
@@ -26,12 +30,29 @@ from referee.store import GameNotFound, StoredGame, VersionConflict
 from referee.tiles import Tile, full_set
 from referee.web import get_store
 from referee.web.forms import ConfirmForm, NewGameForm, RedealForm, hand_text, hands_form_class, parse_hand
-from referee.web.service import PinRequired, check_pin
+from referee.web.service import PinRequired, PinThrottled, check_pin
 
 bp = Blueprint("pages", __name__)
 
 LAST_TABLE_COOKIE = "last_table"
-MODE_LABEL = {"referee": "referee", "scores": "score pad"}
+MODE_LABEL = {"referee": _l("referee"), "scores": _l("score pad")}
+# The games' names in the page's language (the rules keep their English ``title``).
+TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"), "kozel": _l("Kozel")}
+
+
+# The PIN refusals of referee.web.service (English class attributes), in the page's language.
+PIN_MESSAGES = {
+    PinRequired.message: _l("This game is protected by a table PIN: enter it to make changes."),
+    PinThrottled.message: _l("Too many wrong table PINs for this game: wait a minute and try again."),
+}
+
+
+def pin_message(error: PinRequired) -> str:
+    return str(PIN_MESSAGES.get(error.message, error.message))
+
+
+def title_of(game: str) -> Any:
+    return TITLES.get(game) or (GAMES[game].title if game in GAMES else game)
 try:  # the same colour per player as the running-totals chart
     from referee.web.chart import COLOURS as PLAYER_COLOURS
 except ImportError:  # pragma: no cover
@@ -81,9 +102,11 @@ class Refusal:
         if isinstance(error, BadRequest) and i18n:
             return cls(None, i18n.translate_violation(error))
         if isinstance(error, PinRequired) and game_id:
-            return cls(None, error.message, url_for("backup.unlock", game_id=game_id, next=request.path)
+            return cls(None, pin_message(error), url_for("backup.unlock", game_id=game_id, next=request.path)
                        if "backup.unlock" in current_app.view_functions else f"/games/{game_id}/unlock")
-        if isinstance(error, (BadRequest, PinRequired)):
+        if isinstance(error, PinRequired):
+            return cls(None, pin_message(error))
+        if isinstance(error, BadRequest):
             return cls(None, error.message)
         return cls(None, str(error))
 
@@ -114,9 +137,9 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 @bp.errorhandler(GameNotFound)
 def _no_game(error: GameNotFound):
     return render_template_string(
-        '{% extends "base.html" %}{% block title %}No such game{% endblock %}{% block main %}'
-        '<h1>No such game</h1><p>There is no game <code>{{ game_id }}</code> here.</p>'
-        '<p><a class="button primary" href="{{ url_for(\'pages.home\') }}">All games</a></p>'
+        '{% extends "base.html" %}{% block title %}{{ _("No such game") }}{% endblock %}{% block main %}'
+        '<h1>{{ _("No such game") }}</h1><p>{% trans %}There is no game <code>{{ game_id }}</code> here.{% endtrans %}</p>'
+        '<p><a class="button primary" href="{{ url_for(\'pages.home\') }}">{{ _("All games") }}</a></p>'
         '{% endblock %}', game_id=error.args[0] if error.args else ""), 404
 
 
@@ -134,11 +157,11 @@ def home():
             match = store.load(row["id"]).match
         except Exception:  # a game the core cannot read is listed, not fatal for the page
             match = None
-        bucket.append({**row, "title": GAMES[row["game"]].title if row["game"] in GAMES else row["game"],
+        bucket.append({**row, "title": title_of(row["game"]),
                        "progress": progress(match) if match else "",
                        "summary": summary(match) if match else ""})
     return render_template("home.html", playing=playing, finished=finished,
-                           last=last_table(), titles={k: v.title for k, v in GAMES.items()})
+                           last=last_table(), titles={k: title_of(k) for k in GAMES})
 
 
 def last_table() -> dict[str, Any] | None:
@@ -181,7 +204,7 @@ def new_game():
     elif form.validate_on_submit():
         body = form.body()
         if not body["players"]:
-            refusal = Refusal(None, "Enter the players' names, in turn order.")
+            refusal = Refusal(None, _("Enter the players' names, in turn order."))
         else:
             try:
                 config = GameConfig.from_json(body)
@@ -207,29 +230,37 @@ def progress(match: Match) -> str:
     count = match.round_count()
     if match.finished:
         booked = len(match.rounds)
-        return f"Finished after {booked} round{'s' if booked != 1 else ''}"
-    return f"Round {match.number} of {count}" if count else f"Round {match.number}"
+        return ngettext("Finished after %(num)s round", "Finished after %(num)s rounds", booked)
+    if count:
+        return _("Round %(number)s of %(count)s", number=match.number, count=count)
+    return _("Round %(number)s", number=match.number)
 
 
 def summary(match: Match) -> str:
     extra = match.standing.extra
     if match.finished:
         if match.standing.winners:
-            return "Won by " + " and ".join(match.standing.winners)
+            return _("Won by %(players)s", players=_and(match.standing.winners))
         if extra.get("left"):
-            return f"{extra['left']} left the game"
+            return _("%(player)s left the game", player=extra["left"])
         if extra.get("goats"):
-            return "Goat: " + " and ".join(extra["goats"])
-        return "Finished"
+            return _("Goat: %(players)s", players=_and(extra["goats"]))
+        return _("Finished")
     if match.config.game == "kozel":
         marks = kozel_marks(match)
         opened = {name: match.standing.totals[name] for name in match.players if marks[name]["open"]}
         if not opened:
-            return "No account open yet" if match.rounds else "No round booked yet"
+            return _("No account open yet") if match.rounds else _("No round booked yet")
         top = max(opened.values())
-        return "Nearest the goat: " + " and ".join(f"{n} {v}" for n, v in opened.items() if v == top)
+        return _("Nearest the goat: %(players)s",
+                 players=_and([f"{n} {v}" for n, v in opened.items() if v == top]))
     leaders = leaders_of(match)
-    return ("Leading: " + " and ".join(leaders)) if leaders else "No round booked yet"
+    return _("Leading: %(players)s", players=_and(leaders)) if leaders else _("No round booked yet")
+
+
+def _and(names: list[str]) -> str:
+    """``Ana and Ben`` in the page's language."""
+    return _(" and ").join(names)
 
 
 def leaders_of(match: Match) -> list[str]:
@@ -272,13 +303,13 @@ def standings(match: Match) -> list[dict[str, Any]]:
 def end_words(record) -> str:
     end = record.end
     if end.reason == "domino":
-        return f"{end.player} went out"
+        return _("%(player)s went out", player=end.player)
     if end.reason == "blocked":
-        return "blocked"
+        return _("blocked")
     if end.reason == "fish":
-        return f"fish ({end.player})" if end.player else "fish"
+        return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
     out = record.went_out()
-    return f"{out} went out" if out else "entered"
+    return _("%(player)s went out", player=out) if out else _("entered")
 
 
 def round_rows(match: Match) -> list[dict[str, Any]]:
@@ -356,7 +387,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     rows = round_rows(match)
     extra = match.standing.extra
     return {
-        "game": stored, "match": match, "config": config, "title": match.rules.title,
+        "game": stored, "match": match, "config": config, "title": title_of(config.game),
         "mode_label": MODE_LABEL[config.mode], "progress": progress(match),
         "double": str(match.setup.double) if (match.setup and match.setup.double and not match.finished) else None,
         "standings": standings(match), "rows": rows, "chart": chart(match, rows),
@@ -387,15 +418,15 @@ def undo(game_id: str):
     try:
         get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
     except PinRequired as error:
-        flash(error.message, "error")
+        flash(pin_message(error), "error")
         return redirect(Refusal.of(error, game_id).unlock, code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
     except VersionConflict:
-        flash("The game changed meanwhile: nothing was undone. Look again and retry.", "error")
+        flash(_("The game changed meanwhile: nothing was undone. Look again and retry."), "error")
     else:
-        flash("The last entry was undone.", "info")
+        flash(_("The last entry was undone."), "info")
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
@@ -421,7 +452,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
         zero_line = zero_line[:cited.start()] + "."
     double = rules.round_double(number, config.highest, config.options)
     return {
-        "game": stored, "match": match, "config": config, "title": rules.title, "number": number,
+        "game": stored, "match": match, "config": config, "title": title_of(config.game), "number": number,
         "record": record, "live": live, "on_table": {str(t) for t in on_table}, "sizes": sizes,
         "double": str(double) if double else None, "zero_alone": zero_alone, "zero_beside": zero_beside,
         "zero_line": zero_line, "zero_rule": zero_rule, "playing": live and match.round_status() == "playing",
@@ -472,13 +503,13 @@ def hands(game_id: str, number: int):
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
-            refusal = Refusal(None, "The game changed on another screen meanwhile: check the "
-                                    "entries below and save again.")
+            refusal = Refusal(None, _("The game changed on another screen meanwhile: check the "
+                                      "entries below and save again."))
         else:
-            flash(f"Round {number} is booked.", "info")
+            flash(_("Round %(number)s is booked.", number=number), "info")
             return redirect(url_for("pages.game", game_id=game_id), code=303)
     else:
-        refusal = Refusal(None, "The form could not be read; please try again.")
+        refusal = Refusal(None, _("The form could not be read; please try again."))
     context = hands_context(stored, number)
     return render_template("hands.html", form=translated(form), refusal=refusal,
                            fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
@@ -501,7 +532,8 @@ def rules(game: str):
     if game == "mexican-train":
         from referee.rules.mexican_train import BIG_SET_HAND, DEAL
         counts = sorted({n for row in DEAL.values() for n in row})
-        deal = {"counts": counts, "rows": [(f"double-{highest}", [DEAL[highest].get(n) for n in counts])
+        deal = {"counts": counts, "rows": [(_("double-%(highest)s", highest=highest),
+                                            [DEAL[highest].get(n) for n in counts])
                                            for highest in sorted(DEAL, reverse=True)],
                 "big": BIG_SET_HAND}
     lang = current_language()
@@ -510,8 +542,8 @@ def rules(game: str):
         if not sections or sections[-1][0] != rule.section:
             sections.append((rule.section, []))
         sections[-1][1].append(rule)
-    return render_template("rules.html", game=game, title=GAMES[game].title, sections=sections,
-                           deal=deal, games={k: v.title for k, v in GAMES.items()})
+    return render_template("rules.html", game=game, title=title_of(game), sections=sections,
+                           deal=deal, games={k: title_of(k) for k in GAMES})
 
 
 @bp.route("/kozel/redeal", methods=["GET", "POST"])

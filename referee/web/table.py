@@ -118,8 +118,9 @@ def act(game_id: str):
         return render_table(fresh, notice=_("The table changed: reloaded. Another device logged "
                                             "first: check the table, then tap again."), status=409)
     except PinRequired as error:
+        from referee.web.pages import pin_message  # the PIN refusal in the page's language
         return render_table(game, refusal=Refusal(
-            translate_violation(error), None, None), status=403, unlock=True)
+            pin_message(error), None, None), status=403, unlock=True)
     flash(describe(action, game.match), "logged")
     return redirect(url_for("table.show", game_id=game_id), code=303)
 

@@ -160,7 +160,11 @@ def test_sigkill_mid_stream_loses_no_acknowledged_change(tmp_path):
                         for i in range(CLIENTS - CLIENTS // 2)]
             for thread in threads:
                 thread.start()
-            time.sleep(0.4 + 0.15 * kill)  # mid-stream: the clients are still posting
+            # mid-stream: kill once some changes got in, while the clients are still posting
+            deadline = time.monotonic() + 20
+            while (sum(len(v) for v in log.acknowledged.values()) - before < 25 + 25 * kill
+                   and time.monotonic() < deadline):
+                time.sleep(0.01)
             server.kill()
             stop.set()
             for thread in threads:
