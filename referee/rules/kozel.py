@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from referee.rules.base import (
-    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
+    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
     Standing, choice_option, int_option, options_from_json, phrase, refuse,
 )
 from referee.tiles import Tile, TileError, full_set

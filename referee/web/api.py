@@ -34,50 +34,39 @@ def refusal(status: int, message: str, rule: str | None = None) -> tuple[Respons
     return jsonify(body), status
 
 
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError):
-    return refusal(error.status, error.message, error.rule)
+HTTP_MESSAGES = {
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+    413: "The body is too large.",
+    415: "Send the body as JSON (Content-Type: application/json).",
+}
 
 
-@bp.errorhandler(RuleViolation)
-def _rule_violation(error: RuleViolation):
-    return refusal(422, error.message, error.rule_id)
-
-
-@bp.errorhandler(BadRequest)
-def _bad_request(error: BadRequest):
-    return refusal(400, error.message)
-
-
-@bp.errorhandler(GameNotFound)
-def _no_game(error: GameNotFound):
-    return refusal(404, f"There is no game {error.args[0]!r}.")
-
-
-@bp.errorhandler(UnknownRound)
-def _no_round(error: UnknownRound):
-    return refusal(404, str(error))
-
-
-@bp.errorhandler(VersionConflict)
-def _conflict(error: VersionConflict):
-    return refusal(409, str(error))
-
-
-@bp.errorhandler(PinRequired)
-def _pin(error: PinRequired):
-    return refusal(403, error.message)
-
-
-@bp.errorhandler(HTTPException)
-def _http(error: HTTPException):
-    messages = {
-        404: "There is nothing at this address.",
-        405: "This address does not accept that method.",
-        413: "The body is too large.",
-        415: "Send the body as JSON (Content-Type: application/json).",
+def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False) -> None:
+    """Answer every refusal raised in ``blueprint`` the API's way: a 4xx with
+    ``{"error", "rule"}``. With ``api_paths_only``, HTTP errors of its pages (not under
+    /api/) keep Flask's own pages."""
+    answers = {
+        ApiError: lambda e: refusal(e.status, e.message, e.rule),
+        RuleViolation: lambda e: refusal(422, e.message, e.rule_id),
+        BadRequest: lambda e: refusal(400, e.message),
+        GameNotFound: lambda e: refusal(404, f"There is no game {e.args[0]!r}."),
+        UnknownRound: lambda e: refusal(404, str(e)),
+        VersionConflict: lambda e: refusal(409, str(e)),
+        PinRequired: lambda e: refusal(403, e.message),
     }
-    return refusal(error.code or 500, messages.get(error.code, error.description or error.name))
+    for kind, answer_with in answers.items():
+        blueprint.register_error_handler(kind, answer_with)
+
+    def http_error(error: HTTPException):
+        if api_paths_only and not request.path.startswith("/api/"):
+            return error
+        return refusal(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+
+    blueprint.register_error_handler(HTTPException, http_error)
+
+
+install_json_refusals(bp)
 
 
 @bp.errorhandler(Exception)

@@ -22,7 +22,6 @@ from typing import Any, Mapping
 from flask import (Blueprint, Response, abort, current_app, json, jsonify, redirect,
                    render_template, request, session)
 from flask_wtf import FlaskForm
-from werkzeug.exceptions import HTTPException
 from wtforms import PasswordField
 from wtforms.validators import InputRequired, Regexp
 
@@ -30,7 +29,7 @@ from referee.match import GameConfig, Match, UnknownRound
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
-from referee.web.api import ApiError, json_body, refusal
+from referee.web.api import install_json_refusals, json_body, refusal
 from referee.web.service import (PinThrottled, hash_pin, pin_attempt_allowed, pin_matches,
                                   record_pin_failure)
 
@@ -281,34 +280,9 @@ def unlock(game_id: str):
 # ----------------------------------------------------------------------------- errors
 
 
-def _is_api() -> bool:
-    return request.path.startswith("/api/")
+install_json_refusals(bp, api_paths_only=True)
 
 
 @bp.errorhandler(ImportRefused)
 def _import_refused(error: ImportRefused):
     return refusal(error.status, error.message, error.rule)
-
-
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError):
-    return refusal(error.status, error.message, error.rule)
-
-
-@bp.errorhandler(BadRequest)
-def _bad_request(error: BadRequest):
-    return refusal(400, error.message)
-
-
-@bp.errorhandler(GameNotFound)
-def _no_game(error: GameNotFound):
-    return refusal(404, f"There is no game {error.args[0]!r}.")
-
-
-@bp.errorhandler(HTTPException)
-def _http(error: HTTPException):
-    if not _is_api():
-        return error
-    messages = {413: "The body is too large.",
-                415: "Send the body as JSON (Content-Type: application/json)."}
-    return refusal(error.code or 500, messages.get(error.code, error.description or error.name))
