@@ -6,8 +6,8 @@ The canonical text form puts the smaller half first: ``"5-12"``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 SET_SIZES = (6, 9, 12, 15, 18)
 _TILE_TEXT = re.compile(r"^\s*([0-9]{1,2})\s*[-|:/]\s*([0-9]{1,2})\s*$")
@@ -21,18 +21,18 @@ class TileError(ValueError):
         super().__init__(reason or f"{text!r} is not a tile: write it as two numbers like \"5-12\".")
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Tile:
-    """One domino. Construct with either order; the halves are stored smaller first."""
+class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
+    """One domino. Construct with either order; the halves are stored smaller first.
 
-    low: int
-    high: int
+    A tuple underneath: equality, hashing and ordering run in C, which matters because
+    the engines compare tiles on every check."""
 
-    def __init__(self, a: int, b: int) -> None:
-        if not (isinstance(a, int) and isinstance(b, int)) or a < 0 or b < 0:
+    __slots__ = ()
+
+    def __new__(cls, a: int, b: int) -> "Tile":
+        if type(a) is not int or type(b) is not int or a < 0 or b < 0:
             raise TileError(f"{a}-{b}")
-        object.__setattr__(self, "low", min(a, b))
-        object.__setattr__(self, "high", max(a, b))
+        return tuple.__new__(cls, (a, b) if a <= b else (b, a))
 
     @classmethod
     def parse(cls, text: object) -> "Tile":
@@ -47,9 +47,6 @@ class Tile:
 
     def __repr__(self) -> str:
         return f"Tile({self.low}, {self.high})"
-
-    def __reduce__(self):
-        return (Tile, (self.low, self.high))
 
     @property
     def is_double(self) -> bool:

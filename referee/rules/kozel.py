@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from referee.rules.base import (
@@ -35,6 +36,11 @@ class KozelOptions:
         return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero}
 
 
+_NON_DOUBLES_WITH = tuple(tuple(Tile(value, other) for other in range(SET_HIGHEST + 1) if other != value)
+                          for value in range(SET_HIGHEST + 1))
+
+
+@lru_cache(maxsize=None)
 def lead_order() -> tuple[Tile, ...]:
     """kz.lead.first's order of precedence for the round-1 lead.
 
@@ -222,8 +228,7 @@ class KozelRound(RoundEngine):
         first, second = self.end_values
         if first != second:
             return False
-        return all(Tile(first, other) in self.placed
-                   for other in range(SET_HIGHEST + 1) if other != first)
+        return all(tile in self.placed for tile in _NON_DOUBLES_WITH[first])
 
     def _plan(self, action: Action) -> tuple:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
