@@ -8,7 +8,7 @@ leave the match unchanged when they refuse.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.rules import GAMES
@@ -208,7 +208,7 @@ class Match:
             return
         player = self.player_named(action.player)
         if player != action.player:
-            action = replace(action, player=player)
+            action = action._replace(player=player)
         if action.type == "leave":
             self._leave(action.player)
             return

@@ -6,7 +6,7 @@ database: the rules are a pure core that the store and the web layer call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
 
 from referee.tiles import Tile, TileError, full_set
 
@@ -88,9 +88,11 @@ class BadRequest(ValueError):
         super().__init__(message)
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One logged step at the table, as the API describes it."""
+class Action(NamedTuple):
+    """One logged step at the table, as the API describes it.
+
+    An immutable tuple: a round's accepted actions are kept for undo and pickled with
+    every snapshot, and tuples are the cheapest values to pickle."""
 
     type: str
     player: str | None = None
