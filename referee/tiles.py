@@ -21,6 +21,9 @@ class TileError(ValueError):
         super().__init__(reason or f"{text!r} is not a tile: write it as two numbers like \"5-12\".")
 
 
+_INTERNED: dict[tuple[int, int], "Tile"] = {}
+
+
 class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
     """One domino. Construct with either order; the halves are stored smaller first.
 
@@ -32,7 +35,13 @@ class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
     def __new__(cls, a: int, b: int) -> "Tile":
         if type(a) is not int or type(b) is not int or a < 0 or b < 0:
             raise TileError(f"{a}-{b}")
-        return tuple.__new__(cls, (a, b) if a <= b else (b, a))
+        halves = (a, b) if a <= b else (b, a)
+        # One object per tile: a snapshot then pickles each tile once, however often
+        # the state refers to it.
+        tile = _INTERNED.get(halves)
+        if tile is None:
+            tile = _INTERNED.setdefault(halves, tuple.__new__(cls, halves))
+        return tile
 
     @classmethod
     def parse(cls, text: object) -> "Tile":
