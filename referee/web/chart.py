@@ -142,10 +142,11 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
     parts = [head]
     plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
     if not series.rounds:
+        empty = escape(_("No round scored yet"))
         parts.append(f'<rect x="1" y="1" width="{EMPTY_WIDTH - 2}" height="{EMPTY_HEIGHT - 2}" rx="6" fill="none" '
                      f'stroke="currentColor" stroke-opacity=".3" stroke-dasharray="4 4"/>'
                      f'<text x="{EMPTY_WIDTH / 2}" y="{EMPTY_HEIGHT / 2 + 5}" text-anchor="middle" font-size="14" '
-                     f'fill="currentColor">{escape(_("No round scored yet"))}</text></svg>')
+                     f'fill="currentColor">{empty}</text></svg>')
         return Markup("".join(parts))
     values = [v for row in series.totals.values() for v in row]
     top_value = max([*values, series.threshold or 0, 1])
@@ -170,14 +171,16 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
         x = x_at(n)
         parts.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
                      f'fill="currentColor">{n}</text>')
+    axis = escape(_("round"))
     parts.append(f'<text x="{LEFT + plot_w / 2}" y="{height - 4}" text-anchor="middle" '
-                 f'fill="currentColor" fill-opacity=".8">{escape(_("round"))}</text>')
+                 f'fill="currentColor" fill-opacity=".8">{axis}</text>')
     if series.threshold:
         y = y_at(series.threshold)
+        goat = escape(_("goat at %(points)s", points=series.threshold))
         parts.append(f'<line class="goat-line" x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
                      f'stroke="#d6336c" stroke-width="1.5" stroke-dasharray="6 4"/>'
                      f'<text x="{LEFT + 4}" y="{y - 5:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
-                     f'{escape(_("goat at %(points)s", points=series.threshold))}</text>')
+                     f'{goat}</text>')
     # lines
     ends: list[tuple[float, int]] = []
     for index, name in enumerate(players):

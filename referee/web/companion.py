@@ -424,8 +424,10 @@ def scoresheet_pdf(game_id: str):
                              "machine. Open the scoresheet and use the browser's Print instead "
                              "(install Debian's chromium package to get the PDF download)."))
     sheet_path = f"/games/{game_id}/scoresheet"  # the pages' printable scoresheet, rendered in-process
-    headers = {name: value for name, value in request.headers.items()
-               if name.lower() in ("cookie", "accept-language")}
+    # the page in this request's language: the inner client keeps its own cookie jar (a
+    # forwarded Cookie header would be dropped), so the language goes as Accept-Language
+    from referee.web.i18n import current_lang
+    headers = {"Accept-Language": current_lang()}
     sheet = current_app.test_client().get(sheet_path, headers=headers)
     if sheet.status_code != 200:
         return unavailable(_("The scoresheet page could not be rendered (HTTP %(status)s).",
