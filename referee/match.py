@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 from referee.rules import GAMES
 from referee.rules.base import (
-    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation,
-    Standing,
+    Action, BadRequest, GameRules, Phrase, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
+    RuleViolation, Standing, bad_request, phrase, refuse, tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
 
@@ -23,6 +23,15 @@ NAME_MAX = 40
 PLAYERS_MAX = 30
 END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
 STANDING_KEYS = ("remembered", "pot", "goats", "rating", "left")
+
+
+HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
+
+
+def listing(items: list[Any]) -> Phrase:
+    """Several values (phrases) joined by ", ", each translated in its turn."""
+    names = [f"item{index}" for index in range(len(items))]
+    return Phrase(", ".join("{" + name + "}" for name in names), dict(zip(names, items)))
 
 
 class UnknownRound(LookupError):
@@ -46,24 +55,24 @@ class GameConfig:
     @classmethod
     def from_json(cls, body: Any) -> "GameConfig":
         if not isinstance(body, Mapping):
-            raise BadRequest("The body must be a JSON object describing the game.")
+            raise bad_request("The body must be a JSON object describing the game.")
         unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
         if unknown:
-            raise BadRequest(f"Unknown field {unknown[0]!r}.", field=unknown[0])
+            raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
         game = body.get("game")
         if not isinstance(game, str) or game not in GAMES:
-            raise BadRequest("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
+            raise bad_request("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
         rules = GAMES[game]
         mode = body.get("mode", "referee")
         if mode not in MODES:
-            raise BadRequest("'mode' must be \"referee\" or \"scores\".", field="mode")
+            raise bad_request("'mode' must be \"referee\" or \"scores\".", field="mode")
         highest = body.get("set", rules.default_set)
         if isinstance(highest, bool) or not isinstance(highest, int):
-            raise BadRequest("'set' must be a whole number: the highest pip of the set.", field="set")
+            raise bad_request("'set' must be a whole number: the highest pip of the set.", field="set")
         if highest not in rules.sets:
-            allowed = ", ".join(f"double-{n}" for n in rules.sets)
-            raise RuleViolation(f"{rules.prefix}.players",
-                                f"{rules.title} is played with {allowed}, not double-{highest}.")
+            allowed = listing([phrase("double-{highest}", highest=n) for n in rules.sets])
+            raise refuse(f"{rules.prefix}.players", "{game} is played with {sets}, not double-{highest}.",
+                         game=Phrase(rules.title), sets=allowed, highest=highest)
         players = clean_player_names(body.get("players"), game)
         raw_options = body.get("options")
         if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
@@ -80,27 +89,31 @@ class GameConfig:
 def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
     """Names as players type them: trimmed, 1–40 characters, any script, no markup."""
     if not isinstance(raw, list) or not raw:
-        raise BadRequest("'players' must be a list of names, in turn order.", field="players")
+        raise bad_request("'players' must be a list of names, in turn order.", field="players")
     if len(raw) > PLAYERS_MAX:
-        raise BadRequest(f"At most {PLAYERS_MAX} players.", field="players")
+        raise bad_request("At most {count} players.", field="players", count=PLAYERS_MAX)
     names: list[str] = []
     seen: set[str] = set()
     for value in raw:
         if not isinstance(value, str):
-            raise BadRequest("Every player name must be a string.", field="players")
+            raise bad_request("Every player name must be a string.", field="players")
         name = unicodedata.normalize("NFC", value).strip()
         if not name:
-            raise BadRequest("A player name cannot be empty.", field="players")
+            raise bad_request("A player name cannot be empty.", field="players")
         if len(name) > NAME_MAX:
-            raise BadRequest(f"A player name has at most {NAME_MAX} characters.", field="players")
+            raise bad_request("A player name has at most {count} characters.", field="players",
+                              count=NAME_MAX)
         if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name if ch != "\u200d"):
-            raise BadRequest(f"The name {name!r} contains control characters.", field="players")
+            raise bad_request("The name {name!r} contains control characters.", field="players",
+                              name=name)
         if "<" in name or ">" in name:
-            raise BadRequest("A player name may not contain '<' or '>'.", field="players")
+            raise bad_request("A player name may not contain '<' or '>'.", field="players")
         if game == "mexican-train" and name.casefold() == "mexican":
-            raise BadRequest("\"mexican\" names the Mexican train: choose another player name.", field="players")
+            raise bad_request("\"mexican\" names the Mexican train: choose another player name.",
+                              field="players")
         if name.casefold() in seen:
-            raise BadRequest(f"Two players are called {name!r}: names must be unique.", field="players")
+            raise bad_request("Two players are called {name!r}: names must be unique.", field="players",
+                              name=name)
         seen.add(name.casefold())
         names.append(name)
     return tuple(names)
@@ -200,7 +213,7 @@ class Match:
             cleaned = unicodedata.normalize("NFC", name).strip()
             if cleaned in self.players:
                 return cleaned
-        raise RuleViolation(None, f"There is no player called {name!r} in this game.")
+        raise refuse(None, "There is no player called {name!r} in this game.", name=name)
 
     def apply(self, action: Action) -> None:
         if action.type == "undo":
@@ -213,16 +226,17 @@ class Match:
             self._leave(action.player)
             return
         if self.finished:
-            raise RuleViolation(None, "This game is finished: nothing more can be played.")
+            raise refuse(None, "This game is finished: nothing more can be played.")
         if not self.referee:
-            raise RuleViolation(None, "This game is a score pad: enter the hands left after each round instead of plays.")
+            raise refuse(None, "This game is a score pad: enter the hands left after each round instead of plays.")
         for tile in (action.tile, action.on):
             if tile is not None and not tile.in_set(self.config.highest):
-                raise RuleViolation("tiles", f"There is no {tile} in a double-{self.config.highest} set.")
+                raise refuse("tiles", "There is no {tile} in a double-{highest} set.", tile=tile,
+                             highest=self.config.highest)
         if self.round_status() != "playing":
             outcome = self.engine.outcome() if self.engine else None
-            raise RuleViolation(END_RULE[self.config.game] if outcome else None,
-                                "This round is over: enter the hands left to score it.")
+            raise refuse(END_RULE[self.config.game] if outcome else None,
+                         "This round is over: enter the hands left to score it.")
         self.engine.apply(action)
         self.history.append(action)
 
@@ -235,12 +249,12 @@ class Match:
             return
         if not self.referee:
             if not self.entry_undo:
-                raise RuleViolation(None, "There is no entry to undo.")
+                raise refuse(None, "There is no entry to undo.")
             self.rounds = self.entry_undo.pop()
             self._after_booking()
             return
         if not self.history or self.current_record() is not None or self.finished:
-            raise RuleViolation(None, "Nothing to undo: this round has no logged action yet.")
+            raise refuse(None, "Nothing to undo: this round has no logged action yet.")
         self.history.pop()
         engine = self.rules.Round(self.setup)
         for action in self.history:
@@ -249,9 +263,9 @@ class Match:
 
     def _leave(self, player: str) -> None:
         if self.config.game != "kozel":
-            raise RuleViolation(None, "Only Kozel has a 'leave' action (kz.rating.left).")
+            raise refuse(None, "Only Kozel has a 'leave' action (kz.rating.left).")
         if self.finished:
-            raise RuleViolation("kz.rating.left", "This game is already finished.")
+            raise refuse("kz.rating.left", "This game is already finished.")
         self.left = player
         self.standing = self._compute_standing()
 
@@ -259,11 +273,11 @@ class Match:
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
             raise UnknownRound(f"This game has no round {number} yet.")
         if self.left is not None:
-            raise RuleViolation("kz.rating.left", f"{self.left} left: this game is finished.")
+            raise refuse("kz.rating.left", "{player} left: this game is finished.", player=self.left)
         if not isinstance(body, Mapping) or set(body) != {"hands"} or not isinstance(body["hands"], Mapping):
-            raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.', field="hands")
+            raise bad_request("The body must be {shape}.", field="hands", shape=HANDS_SHAPE)
         if number == self.number and self.finished and self.current_record() is None:
-            raise RuleViolation(None, "This game is finished.")
+            raise refuse(None, "This game is finished.")
         record = self._record_from_hands(number, body["hands"])
         if not self.referee:
             self.entry_undo.append(list(self.rounds))
@@ -279,12 +293,13 @@ class Match:
         for name, value in hands.items():
             player = self.player_named(name)
             if player in named:
-                raise BadRequest(f"{player} has two hands in this entry.", field=str(name))
+                raise bad_request("{player} has two hands in this entry.", field=str(name), player=player)
             named[player] = value
         hands = named
         missing = [p for p in players if p not in hands]
         if missing:
-            raise RuleViolation(None, f"The hand of {missing[0]} is missing: enter one for every player.")
+            raise refuse(None, "The hand of {player} is missing: enter one for every player.",
+                         player=missing[0])
         previous = next((r for r in self.rounds if r.number == number), None)
         live = number == self.number and previous is None
         if live and self.engine is not None and self.referee:
@@ -298,12 +313,14 @@ class Match:
         for name in players:
             value = hands[name]
             if isinstance(value, bool) or not isinstance(value, (int, list)):
-                raise BadRequest(f"{name}'s hand must be a list of tiles or a number of points.", field=name)
+                raise bad_request("{player}'s hand must be a list of tiles or a number of points.",
+                                  field=name, player=name)
             if isinstance(value, int):
                 if value < 0:
-                    raise BadRequest(f"{name}'s points cannot be negative.", field=name)
+                    raise bad_request("{player}'s points cannot be negative.", field=name, player=name)
                 if value > ceiling:
-                    raise BadRequest(f"{value} points is more than a whole double-{config.highest} set holds.", field=name)
+                    raise bad_request("{points} points is more than a whole double-{highest} set holds.",
+                                      field=name, points=value, highest=config.highest)
                 points[name], entries[name] = value, value
                 continue
             tiles = []
@@ -311,18 +328,25 @@ class Match:
                 try:
                     tile = Tile.parse(text)
                 except TileError as error:
-                    raise BadRequest(f"{name}'s hand: {error}", field=name) from None
+                    raise bad_request("{player}'s hand: {error}", field=name, player=name,
+                                      error=tile_error_text(error)) from None
                 if not tile.in_set(config.highest):
-                    raise RuleViolation("tiles", f"There is no {tile} in a double-{config.highest} set ({name}'s hand).")
+                    raise refuse("tiles", "There is no {tile} in a double-{highest} set ({player}'s hand).",
+                                 tile=tile, highest=config.highest, player=name)
                 if tile in on_table:
-                    raise RuleViolation("unique", f"{tile} is already on the table, so it cannot be in {name}'s hand.")
+                    raise refuse("unique", "{tile} is already on the table, so it cannot be in {player}'s hand.",
+                                 tile=tile, player=name)
                 if tile in seen:
-                    where = "twice in " + name + "'s hand" if seen[tile] == name else f"in both {seen[tile]}'s and {name}'s hands"
-                    raise RuleViolation("unique", f"{tile} is entered {where}: each tile exists once.")
+                    if seen[tile] == name:
+                        raise refuse("unique", "{tile} is entered twice in {player}'s hand: each tile "
+                                     "exists once.", tile=tile, player=name)
+                    raise refuse("unique", "{tile} is entered in both {other}'s and {player}'s hands: "
+                                 "each tile exists once.", tile=tile, other=seen[tile], player=name)
                 seen[tile] = name
                 tiles.append(tile)
             if name in sizes and len(tiles) != sizes[name]:
-                raise RuleViolation("hidden", f"{name} holds {sizes[name]} tiles by the log, but {len(tiles)} were entered.")
+                raise refuse("hidden", "{player} holds {count} tiles by the log, but {entered} were entered.",
+                             player=name, count=sizes[name], entered=len(tiles))
             points[name] = self.rules.hand_points(tiles, config.options)
             entries[name] = [str(t) for t in tiles]
         # An empty list is a hand that went out; a typed 0 is one too in Kozel (API.md), but
@@ -334,11 +358,12 @@ class Match:
             emptied, zeros = emptied + zeros, []
         end_rule = END_RULE[config.game]
         if len(emptied) > 1:
-            raise RuleViolation(end_rule, f"Only one player can go out in a round, but {emptied[0]} and {emptied[1]} have empty hands.")
+            raise refuse(end_rule, "Only one player can go out in a round, but {first} and {second} have "
+                         "empty hands.", first=emptied[0], second=emptied[1])
         out = emptied[0] if emptied else zeros[0] if len(zeros) == 1 else None
         end = self._round_end(number, previous, out)
         if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
-            raise RuleViolation(end_rule, f"{end.player} went out, so their hand must be empty.")
+            raise refuse(end_rule, "{player} went out, so their hand must be empty.", player=end.player)
         double = self.rules.round_double(number, config.highest, config.options)
         return RoundRecord(number, double, points, end, entries)
 

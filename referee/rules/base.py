@@ -80,12 +80,45 @@ def refuse(rule_id: str | None, template: str, **params: Any) -> RuleViolation:
 
 
 class BadRequest(ValueError):
-    """Input that is malformed or of the wrong type (HTTP 400): nothing to rule on."""
+    """Input that is malformed or of the wrong type (HTTP 400): nothing to rule on.
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        self.message = message
+    Like ``RuleViolation``, it may carry ``template`` and ``params`` (the English msgid and
+    its values, ``message == template.format(**params)``) so that the pages can show it in
+    the reader's language; the JSON API keeps the English ``message``. Build one with
+    ``bad_request(template, field=…, **params)``, which also marks the template for pybabel
+    (or pass a ``Phrase`` as the message).
+    """
+
+    def __init__(self, message: str | None = None, *, field: str | None = None,
+                 template: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        if message is None:
+            if template is None:
+                raise TypeError("BadRequest needs a message or a template")
+            message = Phrase(template, params)
+        elif template is None and isinstance(message, Phrase):  # a phrase carries its template
+            template, params = message.template, message.params
+        self.message = str(message)
         self.field = field
-        super().__init__(message)
+        self.template = template
+        self.params = dict(params or {})
+        super().__init__(self.message)
+
+
+def bad_request(template: str, *, field: str | None = None, **params: Any) -> BadRequest:
+    """``raise bad_request("Unknown option {name!r} for this game.", field="options", name=…)``.
+
+    The English ``message`` is ``template.format(**params)`` (so literal braces are written
+    ``{{ }}``, or better passed as a value); the pages translate the template
+    (``referee.web.i18n.translate_violation``), the API answers in English.
+    """
+    return BadRequest(template.format(**params), field=field, template=template, params=params)
+
+
+def tile_error_text(error: Exception) -> str:
+    """A ``TileError``'s sentence as a translatable ``Phrase`` (its English unchanged)."""
+    candidate = phrase("{text!r} is not a tile: write it as two numbers like \"5-12\".",
+                       text=getattr(error, "text", None))
+    return candidate if str(candidate) == str(error) else str(error)
 
 
 class Action(NamedTuple):
@@ -116,28 +149,28 @@ class Action(NamedTuple):
     def from_json(cls, data: Mapping[str, Any]) -> "Action":
         """Parse an action body; only its shape is checked here, not the rules."""
         if not isinstance(data, Mapping):
-            raise BadRequest("An action must be a JSON object.")
+            raise bad_request("An action must be a JSON object.")
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in ACTION_TYPES:
-            raise BadRequest(
-                f"Unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}.", field="type"
-            )
+            raise bad_request("Unknown action type {kind!r}: use one of {types}.", field="type",
+                              kind=kind, types=", ".join(ACTION_TYPES))
         allowed = {"type", "player", "tile", "train", "on", "version"}
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise BadRequest(f"Unknown field {unknown[0]!r} in the action.", field=unknown[0])
+            raise bad_request("Unknown field {name!r} in the action.", field=unknown[0], name=unknown[0])
         player = data.get("player")
         if kind == "undo":
             if player is not None and not isinstance(player, str):
-                raise BadRequest("'player' must be a player's name.", field="player")
+                raise bad_request("'player' must be a player's name.", field="player")
         elif not isinstance(player, str):
-            raise BadRequest(f"A {kind} action needs 'player': the name of a player.", field="player")
+            raise bad_request("A {kind} action needs 'player': the name of a player.", field="player",
+                              kind=kind)
         tile = _optional_tile(data, "tile")
         if kind == "play" and tile is None:
-            raise BadRequest("A play needs 'tile', written like \"5-12\".", field="tile")
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         train = data.get("train")
         if train is not None and not isinstance(train, str):
-            raise BadRequest("'train' must be a player's name or \"mexican\".", field="train")
+            raise bad_request("'train' must be a player's name or \"mexican\".", field="train")
         on = _optional_tile(data, "on")
         return cls(kind, player, tile, train, on)
 
@@ -149,7 +182,8 @@ def _optional_tile(data: Mapping[str, Any], key: str) -> Tile | None:
     try:
         return Tile.parse(value)
     except TileError as error:
-        raise BadRequest(f"'{key}': {error}", field=key) from None
+        raise bad_request("'{key}': {error}", field=key, key=key,
+                          error=tile_error_text(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,10 +359,10 @@ def options_from_json(raw: Any, known: Iterable[str]) -> dict[str, Any]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise BadRequest("'options' must be a JSON object.", field="options")
+        raise bad_request("'options' must be a JSON object.", field="options")
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise BadRequest(f"Unknown option {unknown[0]!r} for this game.", field="options")
+        raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
     return dict(raw)
 
 
@@ -339,11 +373,13 @@ def int_option(raw: Mapping[str, Any], key: str, default: int | None,
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"Option {key!r} must be a whole number.", field=key)
+        raise bad_request("Option {key!r} must be a whole number.", field=key, key=key)
     if allowed is not None and value not in tuple(allowed):
-        raise BadRequest(f"Option {key!r} must be one of {', '.join(map(str, allowed))}.", field=key)
+        raise bad_request("Option {key!r} must be one of {allowed}.", field=key, key=key,
+                          allowed=", ".join(map(str, allowed)))
     if low is not None and value < low or high is not None and value > high:
-        raise BadRequest(f"Option {key!r} must be between {low} and {high}.", field=key)
+        raise bad_request("Option {key!r} must be between {low} and {high}.", field=key, key=key,
+                          low=low, high=high)
     return value
 
 
@@ -351,7 +387,8 @@ def choice_option(raw: Mapping[str, Any], key: str, default: str, allowed: Itera
     value = raw.get(key, default)
     allowed = tuple(allowed)
     if value not in allowed:
-        raise BadRequest(f"Option {key!r} must be one of {', '.join(allowed)}.", field=key)
+        raise bad_request("Option {key!r} must be one of {allowed}.", field=key, key=key,
+                          allowed=", ".join(allowed))
     return value
 
 

@@ -7,7 +7,8 @@ from typing import Any, Iterable
 
 from referee.rules.base import (
     Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
-    Standing, choice_option, int_option, options_from_json, phrase, refuse,
+    Standing, bad_request, choice_option, int_option, options_from_json, phrase, refuse,
+    tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
 
@@ -63,7 +64,7 @@ def redeal_check(tiles: Iterable[Tile | str]) -> tuple[bool, str]:
         try:
             tile = Tile.parse(item)
         except TileError as error:
-            raise BadRequest(str(error), field="tiles") from None
+            raise BadRequest(tile_error_text(error), field="tiles") from None
         if not tile.in_set(SET_HIGHEST):
             raise refuse("tiles", "{tile} is not in a double-6 set.", tile=str(tile))
         if tile in hand:
@@ -234,6 +235,8 @@ class KozelRound(RoundEngine):
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         if action.type == "undo":
             raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
+        if action.type == "play" and action.tile is None:
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if self.result is not None:
             if self.result.reason == "domino":
                 raise refuse("kz.out", "The round is over ({player} went out): enter the hands left.",

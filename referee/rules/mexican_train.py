@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from referee.rules.base import (
-    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
+    Action, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
     Standing, choice_option, face_points, int_option, options_from_json, phrase, refuse,
+    bad_request,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -37,7 +38,8 @@ class MexicanTrainOptions:
         first = int_option(raw, "first_double", highest, low=0, high=highest)
         last = int_option(raw, "last_double", 0, low=0, high=highest)
         if last > first:
-            raise BadRequest("'last_double' must not be higher than 'first_double'.", field="last_double")
+            raise bad_request("'last_double' must not be higher than 'first_double'.",
+                              field="last_double")
         return cls(
             double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
             first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),

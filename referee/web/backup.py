@@ -21,6 +21,8 @@ from typing import Any, Mapping
 
 from flask import (Blueprint, Response, abort, current_app, json, jsonify, redirect,
                    render_template, request, session)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import PasswordField
 from wtforms.validators import InputRequired, Regexp
@@ -30,7 +32,7 @@ from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
-from referee.web.service import (PinThrottled, hash_pin, pin_attempt_allowed, pin_matches,
+from referee.web.service import (hash_pin, pin_attempt_allowed, pin_matches,
                                   record_pin_failure)
 
 bp = Blueprint("backup", __name__)
@@ -228,8 +230,9 @@ def api_import():
 
 
 class UnlockForm(FlaskForm):
-    pin = PasswordField("Table PIN", validators=[
-        InputRequired("Enter the table PIN."), Regexp(r"^\d{4,8}$", message="A table PIN is 4 to 8 digits.")])
+    pin = PasswordField(_l("Table PIN"), validators=[
+        InputRequired(_l("Enter the table PIN.")),
+        Regexp(r"^\d{4,8}$", message=_l("A table PIN is 4 to 8 digits."))])
 
 
 def unlocked_games() -> list[str]:
@@ -259,19 +262,21 @@ def unlock(game_id: str):
     if request.method == "POST":
         if form.validate_on_submit():
             if not pin_attempt_allowed(game.id):
-                problem, status = PinThrottled.message, 429
+                problem, status = _("Too many wrong table PINs for this game: wait a minute and "
+                                    "try again."), 429
             elif pin_matches(game.pin_hash, form.pin.data):
                 session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
                 return redirect(target, code=303)
             else:
                 record_pin_failure(game.id)
-                problem, status = "That is not this game's table PIN: nothing was unlocked.", 403
+                problem, status = _("That is not this game's table PIN: nothing was unlocked."), 403
         else:
             errors = [e for field in form.errors.values() for e in field]
             if "csrf_token" in form.errors:
-                problem = "This page is too old to send (its security token expired): enter the PIN again."
+                problem = _("This page is too old to send (its security token expired): enter the "
+                            "PIN again.")
             else:
-                problem = errors[0] if errors else "Enter the table PIN."
+                problem = str(errors[0]) if errors else _("Enter the table PIN.")
             status = 400
     return render_template("unlock.html", game=game, form=form, target=target, protected=True,
                            unlocked=game.id in unlocked_games(), problem=problem), status

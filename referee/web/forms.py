@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField, SubmitField
 from wtforms.validators import NumberRange, Optional
 
-from referee.rules.base import BadRequest
+from referee.rules.base import bad_request
 
 GAME_CHOICES = [("mexican-train", "Mexican Train"), ("chicken-foot", "Chicken Foot"), ("kozel", "Kozel (Goat)")]
 SET_CHOICES = [("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
@@ -115,8 +114,8 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
     """
     raw = (text or "").strip()
     if not raw:
-        raise BadRequest(_("Enter %(player)s's hand: the points, the tiles left, or \"out\".",
-                           player=player), field=player)
+        raise bad_request("Enter {player}'s hand: the points, the tiles left, or \"out\".",
+                          field=player, player=player)
     if raw.casefold() in OUT_WORDS:
         return []
     if raw.isdigit():
@@ -124,9 +123,9 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
     parts = [part for part in re.split(r"[\s,;]+", raw) if part]
     for part in parts:
         if not re.fullmatch(r"\d{1,2}\s*[-|:/]\s*\d{1,2}", part):
-            raise BadRequest(_("%(player)s's hand: %(part)r is not a tile; write tiles like \"5-6\" "
-                               "separated by spaces, or type the points.", player=player, part=part),
-                             field=player)
+            raise bad_request("{player}'s hand: {part!r} is not a tile; write tiles like \"5-6\" "
+                              "separated by spaces, or type the points.", field=player,
+                              player=player, part=part)
     return parts
 
 

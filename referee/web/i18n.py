@@ -6,9 +6,10 @@
 * Templates get ``_``/``gettext``/``ngettext`` (Flask-Babel), ``current_lang()``,
   ``LANGUAGES`` (code and the language's own name, for the switcher), ``lang_url(code)``
   and the ``tr`` filter (translates a refusal, reminder or scoresheet line of the core).
-* The core (``referee.rules``) knows nothing of this: its refusals carry an English
-  template and parameters (``refuse``/``phrase`` in ``referee.rules.base``), translated
-  here by ``translate_violation`` / ``translate_text``.
+* The core (``referee.rules``, ``referee.match``) knows nothing of this: its refusals and
+  malformed-input errors carry an English template and parameters (``refuse``,
+  ``bad_request``, ``phrase`` in ``referee.rules.base``), translated here by
+  ``translate_violation`` / ``translate_text``.
 
 Catalogs live in ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the ``.mo``
 files are compiled by ``scripts/compile_translations.py`` (``compile_catalogs`` below) at
@@ -182,8 +183,10 @@ def translate_text(text: Any, lang: str | None = None) -> Any:
 def translate_violation(error: BaseException, lang: str | None = None) -> str:
     """The sentence of a refusal in ``lang`` (default: the request's language).
 
-    ``RuleViolation``/``BadRequest`` built with a template (``refuse``) are looked up in the
-    catalog; without a template, or without a translation, the English message is kept.
+    ``RuleViolation``/``BadRequest`` built with a template (``refuse``, ``bad_request`` in
+    ``referee.rules.base``: the engines, ``referee.match``, the option checks, the forms)
+    are looked up in the catalog; without a template, or without a translation, the English
+    message is kept. The JSON API never calls this: its ``error`` stays English.
     """
     lang = lang or current_lang()
     message = getattr(error, "message", None) or str(error)

@@ -20,8 +20,8 @@ PIN_HEADER = "X-Table-Pin"
 
 def hash_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):  # ASCII digits only
-        from referee.rules.base import BadRequest
-        raise BadRequest("A table PIN is 4 to 8 digits.", field="pin")
+        from referee.rules.base import bad_request
+        raise bad_request("A table PIN is 4 to 8 digits.", field="pin")
     salt = os.urandom(8).hex()
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), 50_000).hex()
     return f"{salt}${digest}"
