@@ -144,7 +144,7 @@ def test_wake_lock_is_requested_on_game_pages_and_again_when_visible(page, live_
     # not on pages away from a game
     page.goto("/players")
     page.wait_for_load_state("load")
-    page.add_script_tag(url="/static/wakelock.js")
+    page.add_script_tag(url="/static/app.js")
     page.wait_for_timeout(200)
     assert page.evaluate("window.__wakeCalls") == []
 
@@ -174,8 +174,8 @@ def test_manifest_service_worker_and_offline_copy(page, live_server):
     assert scope == live_server.url + "/"
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     cached = page.evaluate("""async () => {
-      const urls = ['/static/app.css', '/static/companion.css', '/static/companion.js',
-                    '/static/wakelock.js', '/static/icon.svg', '/static/manifest.webmanifest'];
+      const urls = ['/static/app.css', '/static/companion.css', '/static/app.js',
+                    '/static/icon.svg', '/static/manifest.webmanifest'];
       const hits = await Promise.all(urls.map(u => caches.match(u)));
       return urls.filter((u, i) => !hits[i]);
     }""")
@@ -287,7 +287,7 @@ def test_base_page_links_the_manifest_and_loads_the_scripts_on_game_pages(page, 
     game = create(page, {"game": "kozel", "players": ["Ana", "Ben", "Caro", "Dan"]})
     page.goto(f"/games/{game['id']}")
     html = page.content()
-    if "wakelock.js" not in html or 'rel="manifest"' not in html:
+    if "app.js" not in html or 'rel="manifest"' not in html:
         pytest.skip("base.html does not include the manifest link and the companion scripts yet")
     page.wait_for_function("window.__wakeCalls.length === 1")
     scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")

@@ -7,7 +7,7 @@ left and no missing glyph; screenshots go to test-artifacts/i18n-<lang>-*.png.
   (referee/translations/messages.pot). Allowed: player names, tile texts, numbers, rule
   ids, the brand "Domino Referee", the language switcher's names and a few
   abbreviations (CSV, PDF, ...).
-* "No missing glyph": the faces of static/fonts.css are loaded for the script
+* "No missing glyph": the faces of static/app.css (@font-face) are loaded for the script
   (``document.fonts``: status "loaded") and measure exactly as the shipped .ttf loaded on
   its own (so the page draws with that font, from the device or from static/fonts/),
   ``document.fonts.check`` is true for the page's text, every character of the page's text
@@ -299,7 +299,7 @@ def test_table_and_scoresheet_in_the_language(page, live_server, lang):
     text = assert_translated(page, lang, "scoresheet in round 1")
     shoot(page, f"i18n-{lang}-scoresheet-round1")
 
-    # the shipped file is served for a device without the font (fonts.css may prefer an
+    # the shipped file is served for a device without the font (app.css may prefer an
     # installed copy through local(); the file loaded above as "Shipped copy" is this one)
     if LANGUAGES[lang][1]:
         response = page.request.get(f"/static/fonts/{LANGUAGES[lang][1]}")

@@ -325,7 +325,7 @@ def test_manifest_and_service_worker(client):
     assert sw.mimetype == "text/javascript" and sw.headers["Cache-Control"] == "no-cache"
     script = sw.get_data(as_text=True)
     assert "__PRECACHE__" not in script and "__CACHE_VERSION__" not in script
-    for name in ("app.css", "icon.svg", "companion.js", "wakelock.js", "manifest.webmanifest"):
+    for name in ("app.css", "icon.svg", "app.js", "manifest.webmanifest"):
         assert f'"/static/{name}"' in script
     assert '"/static/sw.js"' not in script
 
