@@ -14,44 +14,13 @@ import pytest
 
 from referee.rules.base import Action
 from referee.rules.chicken_foot import legal_places
-from referee.store import Store
 from referee.tiles import Tile, full_set
+from tests.browser.table_helpers import assert_tap_targets, root, stored, tap_play
 from tests.conftest import screenshot
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ana", "Ben", "Caro"]
-
-
-def stored(live_app, game_id):
-    store = Store(live_app.config["DATABASE"])
-    try:
-        return store.load(game_id)
-    finally:
-        store.close()
-
-
-def assert_tap_targets(phone) -> None:
-    """Every place and picker tile on the phone is at least 44 px both ways."""
-    for locator in (phone.locator(".place"), phone.locator("a.pick"), phone.locator(".controls button")):
-        for i in range(min(locator.count(), 12)):
-            box = locator.nth(i).bounding_box()
-            assert box["width"] >= 44 and box["height"] >= 44, box
-
-
-def root(page) -> dict:
-    node = page.locator("#table")
-    return {"version": int(node.get_attribute("data-version")),
-            "status": node.get_attribute("data-status"), "turn": node.get_attribute("data-turn")}
-
-
-def tap_play(page, tile, place, version):
-    page.click(f'a.pick[data-tile="{tile}"]')
-    page.wait_for_selector(f'#table[data-selected="{tile}"]')
-    lit = page.locator(f'button.place.lit[data-place="{place}"]')
-    assert lit.count() >= 1, f"{place} should be lit for {tile}"
-    lit.first.click()
-    page.wait_for_selector(f'#table[data-version="{version + 1}"]')
 
 
 def click_action(page, kind, version):
