@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -118,10 +119,11 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live_server):
+@contextmanager
+def guarded_page(browser, live_server, **context_options):
     """A tablet-sized page (1024×768) that fails the test on any request outside the app."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=live_server.url)
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=live_server.url,
+                                  **context_options)
     outside: list[str] = []
     context.on("request", lambda request: outside.append(request.url)
                if not request.url.startswith((live_server.url, "data:", "blob:")) else None)
@@ -130,6 +132,12 @@ def page(browser, live_server):
     yield page
     context.close()
     assert not outside, f"requests outside the app: {outside}"
+
+
+@pytest.fixture
+def page(browser, live_server):
+    with guarded_page(browser, live_server) as tablet:
+        yield tablet
 
 
 @pytest.fixture

@@ -20,6 +20,14 @@ def ok(api, game_id: str, **action: Any) -> dict[str, Any]:
     return data
 
 
+def play_on(api, game_id: str, player: str, tile: str, on: str | None = None) -> dict[str, Any]:
+    """An accepted Chicken Foot or Kozel play; ``on`` is the tile it joins (none for a first tile)."""
+    action = {"type": "play", "player": player, "tile": tile}
+    if on is not None:
+        action["on"] = on
+    return ok(api, game_id, **action)
+
+
 def refused(api, game_id: str, action: dict[str, Any], status: int = 422,
             rule: Any = ..., rules: tuple = ()) -> dict[str, Any]:
     """A refused action: the status, the rule id (``...`` = not asserted), and nothing changed."""

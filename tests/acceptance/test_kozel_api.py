@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, refused, without_version
+from .helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
 
 MAOS = ["Masha", "Alex", "Olya", "Serg"]
 AB = ["Ana", "Ben"]
@@ -16,11 +16,7 @@ def new(api, players=AB, mode="referee", **options):
     return api.create(**body)["id"]
 
 
-def play(api, gid, player, tile, on=None):
-    action = {"type": "play", "player": player, "tile": tile}
-    if on is not None:
-        action["on"] = on
-    return ok(api, gid, **action)
+play = play_on
 
 
 def pad(api, players=MAOS, **options):

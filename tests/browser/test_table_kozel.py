@@ -15,7 +15,7 @@ from referee.rules.base import Action
 from referee.rules.kozel import lead_order
 from referee.tiles import full_set
 from tests.browser.table_helpers import assert_tap_targets, root, stored, tap_play
-from tests.conftest import screenshot
+from tests.conftest import guarded_page, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +25,8 @@ PLAYERS = ["Masha", "Alex", "Olya"]
 @pytest.fixture
 def nojs_page(browser, live_server):
     """A tablet page with JavaScript off: the table must work by links and forms alone."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=live_server.url,
-                                  java_script_enabled=False)
-    outside: list[str] = []
-    context.on("request", lambda request: outside.append(request.url)
-               if not request.url.startswith((live_server.url, "data:", "blob:")) else None)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-    assert not outside, f"requests outside the app: {outside}"
+    with guarded_page(browser, live_server, java_script_enabled=False) as tablet:
+        yield tablet
 
 
 def test_whole_kozel_round_on_the_table_page_without_javascript(nojs_page, phone, live_app, live_server):

@@ -12,28 +12,18 @@ import re
 
 import pytest
 
+
 from referee.match import GameConfig, Match
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.web.i18n import translate_violation
+from tests.web.page_helpers import MT_FORM, refusal, text
 
 LANGS = ("hi", "pa", "hu")
 SCRIPT = {"hi": (0x0900, 0x097F), "pa": (0x0A00, 0x0A7F)}
 HU_LETTERS = set("áéíóöőúüűÁÉÍÓÖŐÚÜŰ")  # Hungarian has no script of its own: its accents
 
-MT_FORM = {"game": "mexican-train", "set": "9", "mode": "scores", "mt_double_blank": "50",
-           "mt_first_turn": "single", "mt_doubles_order": "oldest", "mt_tie_break": "share",
-           "mt_last_double": "0", "cf_double_blank": "50", "cf_arms": "4", "cf_hand_size": "7",
-           "kz_fish": "all", "kz_lose_at": "101", "kz_zero_zero": "10", "start": "Start the game"}
-
-
-def text(response) -> str:
-    return response.get_data(as_text=True)
-
-
 def refusal_box(body: str) -> str:
-    found = re.search(r'<div class="refusal" role="alert">(.*?)</div>', body, re.S)
-    assert found, "no refusal box on the page"
-    return html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))
+    return html.unescape(re.sub(r"<[^>]+>", " ", refusal(body)))
 
 
 def in_language(sentence: str, lang: str) -> bool:
