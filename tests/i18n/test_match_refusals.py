@@ -12,7 +12,6 @@ import re
 
 import pytest
 
-
 from referee.match import GameConfig, Match
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.web.i18n import translate_violation
