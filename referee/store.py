@@ -1,16 +1,23 @@
-"""Games on SQLite: an append-only event log (the truth) and a snapshot (a cache).
+"""Games on SQLite: an append-only event log (the truth), snapshots and a cache.
 
-Every accepted change is one transaction that appends its event and rewrites the game's
-snapshot, so a request costs the same after 500 actions as after 5, and a crash loses at
-most the request in flight. The snapshot is rebuilt from the events whenever it cannot be
-read (an older format, a damaged row), so it never decides anything on its own.
+Every accepted change is one transaction that appends its event, so a crash loses at most
+the request in flight. Reading a game never replays its whole history: a pickled snapshot
+is written every ``SNAPSHOT_EVERY`` events (and when the game ends), so loading replays at
+most that many events after it; and the app keeps the newest ``Match`` of recently used
+games in memory (``MatchCache``), so the usual request neither unpickles nor replays. A
+snapshot that cannot be read (an older format, a damaged row) is rebuilt from the events,
+so neither snapshot nor cache ever decides anything on its own.
 """
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import secrets
 import sqlite3
+import threading
+import time
+from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -23,6 +30,7 @@ from referee.match import GameConfig, Match
 from referee.rules.base import Action
 
 SNAPSHOT_FORMAT = 2  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 
 
 def snapshot_bytes(match: Match) -> bytes:
@@ -48,6 +56,13 @@ def m001_games_and_events(db: Database) -> None:
 @migrations()
 def m002_table_pin(db: Database) -> None:
     db["games"].add_column("pin_hash", str)
+
+
+@migrations()
+def m003_snapshot_version(db: Database) -> None:
+    # Until now every change rewrote the snapshot, so each one is at its game's version.
+    db["games"].add_column("snapshot_version", int)
+    db.execute("update games set snapshot_version = version")
 
 
 class GameNotFound(LookupError):
@@ -96,20 +111,174 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
         raise ValueError(f"unknown event kind {kind!r}")
 
 
+class MatchCache:
+    """The newest ``Match`` of recently used games, kept by the app between requests.
+
+    A match is lent to one ``Store`` (one request) at a time and given back when that
+    store closes, so no two threads ever touch the same object, and a change can apply
+    itself to the lent match in place. Entries are checked against the game's version
+    (and creation time) read from the database, so a game changed by another process is
+    only a miss.
+    """
+
+    def __init__(self, capacity: int = 64) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, tuple[tuple[int, str], Match]] = OrderedDict()
+
+    def lend(self, game_id: str, key: tuple[int, str]) -> Match | None:
+        with self._lock:
+            entry = self._entries.pop(game_id, None)
+        return entry[1] if entry is not None and entry[0] == key else None
+
+    def give_back(self, game_id: str, key: tuple[int, str], match: Match) -> None:
+        with self._lock:
+            held = self._entries.get(game_id)
+            if held is not None and held[0][1] == key[1] and held[0][0] >= key[0]:
+                return  # a newer version came back first
+            self._entries[game_id] = (key, match)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+
+class WalSyncer:
+    """Makes every commit durable against a power cut within ``delay`` seconds.
+
+    Connections commit with ``synchronous=NORMAL``: in WAL mode a commit is safe from a
+    crash of the app (and of a request) as soon as it returns, but only reaches the disk
+    at the next checkpoint. Syncing the WAL file once per commit (``synchronous=FULL``)
+    costs a third of a logged play; instead this thread syncs it shortly after commits,
+    once for all the commits of that moment, the way databases offer asynchronous commit.
+    At a table, where a turn takes seconds, the window is never in play.
+    """
+
+    def __init__(self, path: str, delay: float = 0.1, idle: float = 10.0) -> None:
+        self.wal_path, self.delay, self.idle = path + "-wal", delay, idle
+        self._due = threading.Event()
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.synced = 0  # how many syncs have run (for the tests)
+
+    def nudge(self) -> None:
+        """A commit happened: sync within ``delay``."""
+        if self._closed.is_set():  # a store outlived its pool: no thread to wait for
+            self.sync()
+            return
+        self._due.set()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="referee-wal-sync", daemon=True)
+                self._thread.start()
+
+    def close(self) -> None:
+        """Sync what is pending now and stop the thread, so a shutdown loses nothing."""
+        self._closed.set()
+        self._due.set()  # wake the thread if it waits for commits
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            if not self._due.wait(timeout=self.idle):
+                with self._lock:  # nothing to do for a while: stop, unless a commit just came
+                    if not self._due.is_set():
+                        self._thread = None
+                        return
+                continue
+            self._closed.wait(self.delay)  # gather the commits of this moment into one sync
+            self._due.clear()
+            self.sync()
+            if self._closed.is_set():
+                with self._lock:
+                    self._thread = None
+                return
+
+    def sync(self) -> None:
+        try:
+            fd = os.open(self.wal_path, os.O_RDONLY)
+        except FileNotFoundError:  # checkpointed and removed: already in the database file
+            return
+        try:
+            os.fsync(fd)  # flushes the file's pages, whichever connection wrote them
+        finally:
+            os.close(fd)
+        self.synced += 1
+
+
+class StorePool:
+    """Open stores of one database, reused request after request: opening a connection
+    and setting its pragmas cost more than the rest of a logged play. While one stays
+    open, SQLite also keeps the WAL file instead of checkpointing and deleting it."""
+
+    def __init__(self, path: str, cache: MatchCache | None = None, keep: int = 16) -> None:
+        self.path, self.cache, self.keep = path, cache, keep
+        self.syncer = WalSyncer(path) if path != ":memory:" else None
+        self._lock = threading.Lock()
+        self._idle: list[Store] = []
+
+    def acquire(self) -> "Store":
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return Store(self.path, cache=self.cache, syncer=self.syncer)
+
+    def release(self, store: "Store") -> None:
+        store.give_back()
+        if store.db.conn.in_transaction:  # cannot happen through Store.write; never reuse one
+            store.close()
+            return
+        with self._lock:
+            if len(self._idle) < self.keep:
+                self._idle.append(store)
+                return
+        store.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for store in idle:
+            store.close()
+        if self.syncer is not None:
+            self.syncer.close()
+
+
 class Store:
-    def __init__(self, path: str) -> None:
+    """The games of one database file, used by one request (or one script) at a time."""
+
+    def __init__(self, path: str, cache: MatchCache | None = None,
+                 syncer: WalSyncer | None = None) -> None:
         self.path = path
+        self.cache = cache
+        self.syncer = syncer
+        self._lent: dict[str, tuple[tuple[int, str], Match]] = {}
         conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL" if path == ":memory:" else "PRAGMA synchronous=FULL")
+        # Without a syncer (scripts, tests) every commit is synced; with one, see WalSyncer.
+        self.db.execute("PRAGMA synchronous=NORMAL" if syncer or path == ":memory:" else "PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
 
     def migrate(self) -> None:
         migrations.apply(self.db)
 
+    def give_back(self) -> None:
+        """Return the matches this store borrowed to the cache (its request is over)."""
+        if self.cache is not None:
+            for game_id, (key, match) in self._lent.items():
+                self.cache.give_back(game_id, key, match)
+        self._lent.clear()
+
     def close(self) -> None:
+        self.give_back()
         self.db.conn.close()
 
     @contextmanager
@@ -123,33 +292,60 @@ class Store:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+        if self.syncer is not None:
+            self.syncer.nudge()
 
     # ----- reading -------------------------------------------------------------------------
 
     def _row(self, game_id: str) -> dict[str, Any]:
-        rows = list(self.db.query("select * from games where id = ?", [game_id]))
+        rows = list(self.db.query(
+            "select id, created, version, pin_hash, snapshot_version from games where id = ?",
+            [game_id]))
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
 
     def load(self, game_id: str) -> StoredGame:
-        row = self._row(game_id)
-        match = None
-        if row["snapshot_format"] == SNAPSHOT_FORMAT and row["snapshot"]:
+        return self._load(self._row(game_id))
+
+    def _load(self, row: dict[str, Any]) -> StoredGame:
+        game_id = row["id"]
+        key = (row["version"], row["created"])
+        held = self._lent.get(game_id)
+        if held is not None and held[0] == key:
+            match = held[1]
+        else:
+            match = self.cache.lend(game_id, key) if self.cache is not None else None
+            if match is None:
+                match = self._rebuild(game_id, row)
+            self._lent[game_id] = (key, match)
+        return StoredGame(row["id"], row["created"], row["version"], match, row["pin_hash"])
+
+    def _rebuild(self, game_id: str, row: dict[str, Any]) -> Match:
+        """The match from its newest snapshot and the few events after it, or, when the
+        snapshot cannot be read, from the whole log."""
+        snapshot = next(self.db.query(
+            "select snapshot, snapshot_format from games where id = ?", [game_id]))
+        if snapshot["snapshot_format"] == SNAPSHOT_FORMAT and snapshot["snapshot"] and row["snapshot_version"]:
             try:
-                match = pickle.loads(row["snapshot"])
+                match = pickle.loads(snapshot["snapshot"])
             except Exception:  # a damaged or outdated snapshot is only a cache: rebuild it
-                match = None
-        if match is None:
-            match = self.replay(game_id)
-        return StoredGame(row["id"], row["created"], row["version"], match, row.get("pin_hash"))
+                pass
+            else:
+                for event in self._events_after(game_id, row["snapshot_version"]):
+                    apply_event(match, event.kind, event.payload)
+                return match
+        return self.replay(game_id)
+
+    def _events_after(self, game_id: str, version: int) -> list[Event]:
+        return [Event(r["version"], r["kind"], json.loads(r["payload"]), r["created"])
+                for r in self.db.query(
+                    "select version, kind, payload, created from events "
+                    "where game_id = ? and version > ? order by version", [game_id, version])]
 
     def events(self, game_id: str) -> list[Event]:
         self._row(game_id)
-        return [Event(r["version"], r["kind"], json.loads(r["payload"]), r["created"])
-                for r in self.db.query(
-                    "select version, kind, payload, created from events where game_id = ? order by version",
-                    [game_id])]
+        return self._events_after(game_id, 0)
 
     def replay(self, game_id: str) -> Match:
         """The game rebuilt from its log alone: what the snapshot must always equal."""
@@ -182,9 +378,10 @@ class Store:
                 "players": json.dumps(list(config.players), ensure_ascii=False),
                 "status": "playing", "created": stamp, "updated": stamp, "version": 1,
                 "snapshot": snapshot_bytes(match),
-                "snapshot_format": SNAPSHOT_FORMAT, "pin_hash": pin_hash,
+                "snapshot_format": SNAPSHOT_FORMAT, "pin_hash": pin_hash, "snapshot_version": 1,
             })
             self._append(game_id, 1, "create", config.to_json(), stamp)
+        self._lent[game_id] = ((1, stamp), match)
         return StoredGame(game_id, stamp, 1, match, pin_hash)
 
     def change(self, game_id: str, kind: str, payload: dict[str, Any],
@@ -195,21 +392,31 @@ class Store:
 
         ``stamp`` is the event's time when it is not now (a backup being imported)."""
         with self.write():
-            game = self.load(game_id)
+            row = self._row(game_id)
+            game = self._load(row)
             if guard is not None:
                 guard(game)
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(expected_version, game.version)
+            # From here the lent match is changed in place: if anything below fails, it is
+            # dropped (the next load rebuilds it), never given back half-changed.
+            del self._lent[game_id]
             apply_event(game.match, kind, payload)
             game.version += 1
             stamp = stamp or now()
             self._append(game_id, game.version, kind, payload, stamp)
-            snapshot = snapshot_bytes(game.match)
-            self.db.execute(
-                "update games set version = ?, status = ?, updated = ?, snapshot = ?, "
-                "snapshot_format = ? where id = ?",
-                [game.version, "finished" if game.match.finished else "playing", stamp,
-                 snapshot, SNAPSHOT_FORMAT, game_id])
+            finished = game.match.finished
+            if finished or game.version - row["snapshot_version"] >= SNAPSHOT_EVERY:
+                self.db.execute(
+                    "update games set version = ?, status = ?, updated = ?, snapshot = ?, "
+                    "snapshot_format = ?, snapshot_version = ? where id = ?",
+                    [game.version, "finished" if finished else "playing", stamp,
+                     snapshot_bytes(game.match), SNAPSHOT_FORMAT, game.version, game_id])
+            else:
+                self.db.execute(
+                    "update games set version = ?, status = ?, updated = ? where id = ?",
+                    [game.version, "playing", stamp, game_id])
+        self._lent[game_id] = ((game.version, game.created), game.match)
         return game
 
     def set_pin(self, game_id: str, pin_hash: str | None) -> None:
@@ -222,6 +429,9 @@ class Store:
             self._row(game_id)
             self.db.execute("delete from events where game_id = ?", [game_id])
             self.db.execute("delete from games where id = ?", [game_id])
+        self._lent.pop(game_id, None)
+        if self.cache is not None:
+            self.cache.forget(game_id)
 
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(

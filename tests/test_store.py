@@ -1,13 +1,18 @@
 """The store: recorded migrations, the append-only log, snapshots equal to replays."""
 from __future__ import annotations
 
+import os
 import pickle
+import time
 
 import pytest
 
 from referee.match import GameConfig
 from referee.rules.base import RuleViolation
-from referee.store import SNAPSHOT_FORMAT, GameNotFound, Store, VersionConflict
+import referee.store
+from referee.store import (
+    SNAPSHOT_EVERY, SNAPSHOT_FORMAT, GameNotFound, MatchCache, Store, StorePool, VersionConflict,
+)
 from referee.web import create_app
 
 
@@ -25,9 +30,9 @@ def pad_config():
 
 def test_migrations_are_recorded_once(store):
     names = [row["name"] for row in store.db.query("select name from _sqlite_migrations")]
-    assert names == ["m001_games_and_events", "m002_table_pin"]
+    assert names == ["m001_games_and_events", "m002_table_pin", "m003_snapshot_version"]
     store.migrate()
-    assert len(list(store.db.query("select name from _sqlite_migrations"))) == 2
+    assert len(list(store.db.query("select name from _sqlite_migrations"))) == 3
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -53,13 +58,111 @@ def test_refused_changes_leave_no_trace(store):
     assert len(store.events(game.id)) == 1
 
 
+def other(store, cache=None):
+    """Another store on the same file, as the next request (or another process) has."""
+    return Store(store.path, cache=cache)
+
+
 def test_a_damaged_or_outdated_snapshot_is_rebuilt_from_the_log(store):
     game = store.create(pad_config())
     store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 7}})
     store.db.execute("update games set snapshot = ? where id = ?", [b"garbage", game.id])
-    assert store.load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
     store.db.execute("update games set snapshot_format = ? where id = ?", [SNAPSHOT_FORMAT - 1, game.id])
-    assert store.load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+
+
+def correct_round_one(store, game_id, times):
+    for points in range(times):
+        store.change(game_id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": points}})
+
+
+def test_a_cold_load_replays_only_the_events_after_the_newest_snapshot(store, monkeypatch):
+    game = store.create(pad_config())
+    correct_round_one(store, game.id, 2 * SNAPSHOT_EVERY + 5)
+    row = next(store.db.query("select version, snapshot_version from games where id = ?", [game.id]))
+    assert row["version"] == 2 * SNAPSHOT_EVERY + 6
+    assert row["snapshot_version"] == 2 * SNAPSHOT_EVERY + 1
+    replayed = []
+    apply_event = referee.store.apply_event
+    monkeypatch.setattr(referee.store, "apply_event",
+                        lambda match, kind, payload: replayed.append(kind) or apply_event(match, kind, payload))
+    loaded = other(store).load(game.id)
+    assert len(replayed) == 5
+    assert loaded.match.state() == store.replay(game.id).state()
+    assert loaded.match.standing.totals == {"Ana": 0, "Ben": 2 * SNAPSHOT_EVERY + 4}
+
+
+def test_a_finished_game_is_snapshotted_at_its_last_version(store):
+    game = store.create(pad_config())
+    for number in range(1, 11):  # double-9: rounds 9-9 … 0-0
+        store.change(game.id, "hands", {"round": number, "hands": {"Ana": 0, "Ben": 3}})
+    row = next(store.db.query("select version, snapshot_version, status from games where id = ?", [game.id]))
+    assert row["status"] == "finished" and row["snapshot_version"] == row["version"] == 11
+
+
+def test_the_cache_lends_a_match_to_one_store_at_a_time(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first, second = other(store, cache), other(store, cache)
+    lent = first.load(game.id).match
+    assert second.load(game.id).match is not lent  # rebuilt, not shared between requests
+    assert first.load(game.id).match is lent
+    first.close()
+    second.close()  # the same version is already back: the cache keeps one
+    third = other(store, cache)
+    assert third.load(game.id).match is lent  # given back when its store closed
+    third.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 4}})
+    third.close()
+    assert other(store, cache).load(game.id).match is lent
+    assert lent.standing.totals == {"Ana": 0, "Ben": 4}
+
+
+def test_a_game_changed_elsewhere_is_not_read_from_the_cache(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    mine = other(store, cache)
+    mine.load(game.id)
+    mine.close()
+    other(store).change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 9}})  # another process
+    loaded = other(store, cache).load(game.id)
+    assert loaded.version == 2 and loaded.match.standing.totals == {"Ana": 0, "Ben": 9}
+
+
+def test_a_refused_or_failed_change_gives_nothing_back(store, monkeypatch):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first = other(store, cache)
+    with pytest.raises(RuleViolation):
+        first.change(game.id, "hands", {"round": 1, "hands": {"Ana": ["1-2"], "Ben": ["2-1"]}})
+
+    def half_applied(match, kind, payload):
+        match.rounds.append("half-done")
+        raise OSError("disk gone")
+
+    second = other(store, cache)
+    monkeypatch.setattr(referee.store, "apply_event", half_applied)
+    with pytest.raises(OSError):
+        second.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}})
+    monkeypatch.undo()
+    first.close()
+    second.close()
+    loaded = other(store, cache).load(game.id)
+    assert "half-done" not in loaded.match.rounds and loaded.version == 1
+
+
+def test_a_deleted_game_is_forgotten(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first = other(store, cache)
+    first.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+    first.close()
+    second = other(store, cache)
+    second.delete(game.id)
+    second.create(pad_config(), game_id=game.id, created=game.created)  # a backup brought back
+    second.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}})
+    second.close()
+    assert other(store, cache).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 1}
 
 
 def test_snapshot_is_the_pickled_match(store):
@@ -83,3 +186,91 @@ def test_database_file_comes_from_referee_db(tmp_path, monkeypatch):
     monkeypatch.delenv("REFEREE_DB")
     app = create_app({"TESTING": True, "SECRET_KEY": "x"})
     assert app.config["DATABASE"].startswith(app.instance_path)
+
+
+def test_a_pool_reuses_its_stores_and_gives_their_matches_back(tmp_path):
+    path = str(tmp_path / "pool.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    first = pool.acquire()
+    game = first.create(pad_config())
+    pool.release(first)
+    again = pool.acquire()
+    assert again is first  # the connection is reused, not reopened
+    assert again.load(game.id).match is game.match  # the cache had it back
+    beside = pool.acquire()
+    assert beside is not again and beside.load(game.id).match is not game.match
+    pool.release(again)
+    pool.release(beside)
+    pool.close()
+
+
+def wal_syncs(monkeypatch):
+    synced: list[str] = []
+    fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd))
+    return synced
+
+
+def test_commits_are_synced_to_disk_shortly_after_and_together(tmp_path, monkeypatch):
+    path = str(tmp_path / "sync.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay = 0.3
+    store = pool.acquire()
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the syncer syncs
+    synced = wal_syncs(monkeypatch)
+    game = store.create(pad_config())
+    correct_round_one(store, game.id, 20)
+    deadline = time.monotonic() + 5
+    mine = lambda: [name for name in synced if name.startswith(str(tmp_path))]  # noqa: E731
+    while not mine() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert mine() and all(name == path + "-wal" for name in mine())
+    time.sleep(0.5)
+    assert pool.syncer.synced <= 2  # 21 commits, one or two syncs
+    pool.release(store)
+    pool.close()
+
+
+def test_closing_the_pool_syncs_what_is_pending_and_stops_the_thread(tmp_path, monkeypatch):
+    path = str(tmp_path / "close.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay = 60  # only the close can make this sync happen in time
+    store = pool.acquire()
+    synced = wal_syncs(monkeypatch)
+    store.create(pad_config())
+    pool.release(store)
+    thread = pool.syncer._thread
+    assert thread is not None and not [name for name in synced if name.startswith(str(tmp_path))]
+    started = time.monotonic()
+    pool.close()
+    assert time.monotonic() - started < 5
+    assert not thread.is_alive() and pool.syncer._thread is None
+    assert [name for name in synced if name.startswith(str(tmp_path))] == [path + "-wal"]
+
+
+def test_a_store_without_a_syncer_syncs_every_commit(store):
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_the_sync_thread_stops_when_idle_and_starts_again(tmp_path, monkeypatch):
+    path = str(tmp_path / "idle.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay, pool.syncer.idle = 0.01, 0.2
+    store = pool.acquire()
+    game = store.create(pad_config())
+    assert pool.syncer._thread is not None
+    deadline = time.monotonic() + 5
+    while pool.syncer._thread is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool.syncer._thread is None and pool.syncer.synced == 1
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 2}})
+    deadline = time.monotonic() + 5
+    while pool.syncer.synced < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.syncer.synced == 2
+    pool.release(store)
+    pool.close()

@@ -6,10 +6,10 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g
+from flask import Flask, current_app, g
 from flask_wtf.csrf import CSRFProtect
 
-from referee.store import Store
+from referee.store import MatchCache, Store, StorePool
 from referee.web.tiles_svg import tile_svg
 
 csrf = CSRFProtect()
@@ -40,12 +40,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     from referee.web.i18n import init_i18n
     init_i18n(app)
-    store = Store(app.config["DATABASE"])
+    stores = StorePool(app.config["DATABASE"], cache=MatchCache())
+    store = stores.acquire()
     store.migrate()
-    # Kept open for the app's life: while one connection stays open, closing a request's
-    # connection does not checkpoint and delete the WAL file, which cost every request
-    # about half a millisecond (docs/BENCHMARKS.md).
-    app.extensions["referee.wal_keeper"] = store
+    stores.release(store)
+    app.extensions["referee.stores"] = stores
 
     from referee.web import api, pages, table
     app.register_blueprint(api.bp)
@@ -69,13 +68,12 @@ def _instance_secret(instance: Path) -> str:
 
 
 def get_store() -> Store:
-    from flask import current_app
     if "store" not in g:
-        g.store = Store(current_app.config["DATABASE"])
+        g.store = current_app.extensions["referee.stores"].acquire()
     return g.store
 
 
 def close_store(_error: BaseException | None = None) -> None:
     store = g.pop("store", None)
     if store is not None:
-        store.close()
+        current_app.extensions["referee.stores"].release(store)
