@@ -362,6 +362,9 @@ class Match:
                          "empty hands.", first=emptied[0], second=emptied[1])
         out = emptied[0] if emptied else zeros[0] if len(zeros) == 1 else None
         end = self._round_end(number, previous, out)
+        if end.reason == "fish" and emptied:
+            raise refuse("kz.fish", "{fisher} made the fish, so nobody went out: {player}'s hand "
+                         "cannot be empty (0).", fisher=end.player, player=emptied[0])
         if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
             raise refuse(end_rule, "{player} went out, so their hand must be empty.", player=end.player)
         double = self.rules.round_double(number, config.highest, config.options)

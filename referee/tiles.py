@@ -22,6 +22,7 @@ class TileError(ValueError):
 
 
 _INTERNED: dict[tuple[int, int], "Tile"] = {}
+_TEXT: dict[tuple[int, int], str] = {}  # every state lists its tiles as text: written once
 
 
 class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
@@ -40,6 +41,7 @@ class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
         # the state refers to it.
         tile = _INTERNED.get(halves)
         if tile is None:
+            _TEXT.setdefault(halves, f"{halves[0]}-{halves[1]}")
             tile = _INTERNED.setdefault(halves, tuple.__new__(cls, halves))
         return tile
 
@@ -52,7 +54,7 @@ class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
         return _parse_text(text)
 
     def __str__(self) -> str:
-        return f"{self.low}-{self.high}"
+        return _TEXT[self]
 
     def __repr__(self) -> str:
         return f"Tile({self.low}, {self.high})"

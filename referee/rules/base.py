@@ -378,6 +378,8 @@ def int_option(raw: Mapping[str, Any], key: str, default: int | None,
         raise bad_request("Option {key!r} must be one of {allowed}.", field=key, key=key,
                           allowed=", ".join(map(str, allowed)))
     if low is not None and value < low or high is not None and value > high:
+        if high is None:
+            raise bad_request("Option {key!r} must be at least {low}.", field=key, key=key, low=low)
         raise bad_request("Option {key!r} must be between {low} and {high}.", field=key, key=key,
                           low=low, high=high)
     return value

@@ -24,7 +24,7 @@ class ChickenFootOptions:
         return cls(
             double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
             arms=int_option(raw, "arms", 4, allowed=(4, 6)),
-            hand_size=int_option(raw, "hand_size", 7, low=1, high=190),
+            hand_size=int_option(raw, "hand_size", 7, low=1),  # too big: cf.players (422)
         )
 
     def to_json(self) -> dict[str, Any]:

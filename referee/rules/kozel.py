@@ -111,6 +111,7 @@ class KozelRound(RoundEngine):
     def __init__(self, setup: RoundSetup) -> None:
         super().__init__(setup)
         self.players = tuple(setup.players)
+        self.seats = {name: seat for seat, name in enumerate(self.players)}
         self.hands = {name: setup.hand_size for name in self.players}
         self.bazaar = len(setup.tiles) - setup.hand_size * len(self.players)
         self.placed: set[Tile] = set()
@@ -187,8 +188,18 @@ class KozelRound(RoundEngine):
     def apply(self, action: Action) -> None:
         plan = self._plan(action)
         kind, index = plan[0], plan[1]
-        if kind == "start":
-            self.turn_index = index
+        if kind == "play":  # on one end: the usual action, so it comes first
+            tile, end, player = action.tile, plan[2], action.player
+            self.placed.add(tile)
+            self.hands[player] -= 1
+            shown = self.end_values[end]
+            self.end_values[end] = tile.high if shown == tile.low else tile.low
+            self.end_tiles[end] = tile
+            if end == 0:
+                self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
+            else:
+                self.line.append(tile)
+            self._after_play(player, index)
         elif kind == "draw":
             self.bazaar -= 1
             self.hands[action.player] += 1
@@ -196,25 +207,14 @@ class KozelRound(RoundEngine):
             self.turn_index = (index + 1) % len(self.players)
         elif kind == "lead":
             tile = action.tile
-            self._place(action.player, tile)
+            self.placed.add(tile)
+            self.hands[action.player] -= 1
             self.end_tiles = [tile, tile]
             self.end_values = [tile.low, tile.high]
             self.line = [tile]
             self._after_play(action.player, index)
-        else:  # a play on one end
-            tile, end = action.tile, plan[2]
-            self._place(action.player, tile)
-            self.end_values[end] = tile.other(self.end_values[end])
-            self.end_tiles[end] = tile
-            if end == 0:
-                self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
-            else:
-                self.line.append(tile)
-            self._after_play(action.player, index)
-
-    def _place(self, player: str, tile: Tile) -> None:
-        self.placed.add(tile)
-        self.hands[player] -= 1
+        else:  # start
+            self.turn_index = index
 
     def _after_play(self, player: str, index: int) -> None:
         if self.hands[player] == 0:
@@ -229,13 +229,14 @@ class KozelRound(RoundEngine):
         first, second = self.end_values
         if first != second:
             return False
-        return all(tile in self.placed for tile in _NON_DOUBLES_WITH[first])
+        return self.placed.issuperset(_NON_DOUBLES_WITH[first])
 
     def _plan(self, action: Action) -> tuple:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
-        if action.type == "undo":
+        kind = action.type
+        if kind == "undo":
             raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
-        if action.type == "play" and action.tile is None:
+        if kind == "play" and action.tile is None:
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if self.result is not None:
             if self.result.reason == "domino":
@@ -244,38 +245,40 @@ class KozelRound(RoundEngine):
             raise refuse("kz.fish", "The round is over ({player} made the fish): enter the hands left.",
                          player=self.result.player)
         player = action.player
-        if player not in self.hands:
+        index = self.seats.get(player) if isinstance(player, str) else None
+        if index is None:
             raise refuse(None, "{player!r} is not a player in this game.", player=player)
-        index = self.players.index(player)
-        if action.type == "start":
+        if kind == "play" and self.end_tiles:
+            if self.turn_index != index:
+                self._check_turn(player)
+            return ("play", index, self._choose_end(action))
+        if kind == "start":
             return self._plan_start(player, index)
-        if action.type == "leave":
+        if kind == "leave":
             raise refuse("kz.rating.left", "Leaving ends the whole game, not a move in the "
                                            "round: send it to the game, not the round.")
-        if action.type == "end":
+        if kind == "end":
             raise refuse("kz.bazaar", "Kozel has no 'end' action: each turn is one tile, and "
                                       "a player with nothing to play draws from the bazaar, "
                                       "or knocks (pass) once it is empty.")
-        if action.type not in ("play", "draw", "pass"):
-            raise refuse(None, "A {action!r} action does not exist in Kozel.", action=action.type)
+        if kind not in ("play", "draw", "pass"):
+            raise refuse(None, "A {action!r} action does not exist in Kozel.", action=kind)
         if not self.end_tiles:
             return self._plan_lead(action, index)
         self._check_turn(player)
-        if action.type == "draw":
+        if kind == "draw":
             if self.bazaar == 0:
                 raise refuse("kz.bazaar", "The bazaar is empty: with no matching tile, knock "
                                           "(pass) instead of drawing.")
             return ("draw", index)
-        if action.type == "pass":
-            if self.bazaar == 1:
-                raise refuse("kz.bazaar", "The bazaar still has 1 tile: draw one at a time "
-                                          "until a tile fits; knock only once it is empty.")
-            if self.bazaar > 1:
-                raise refuse("kz.bazaar", "The bazaar still has {count} tiles: draw one at a time "
-                                          "until a tile fits; knock only once it is empty.",
-                             count=self.bazaar)
-            return ("pass", index)
-        return ("play", index, self._choose_end(action))
+        if self.bazaar == 1:
+            raise refuse("kz.bazaar", "The bazaar still has 1 tile: draw one at a time "
+                                      "until a tile fits; knock only once it is empty.")
+        if self.bazaar > 1:
+            raise refuse("kz.bazaar", "The bazaar still has {count} tiles: draw one at a time "
+                                      "until a tile fits; knock only once it is empty.",
+                         count=self.bazaar)
+        return ("pass", index)
 
     def _plan_start(self, player: str, index: int) -> tuple:
         rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
@@ -346,30 +349,43 @@ class KozelRound(RoundEngine):
     def _choose_end(self, action: Action) -> int:
         """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
         tile = action.tile
-        self._check_unique(tile)
-        if action.on is not None:
-            ends = [end for end in (0, 1) if self.end_tiles[end] == action.on]
-            if not ends:
-                if action.on in self.placed:
-                    raise refuse("kz.match", "{on} is not at an end of the line: {ends}.",
-                                 on=str(action.on), ends=self._describe_ends())
-                raise refuse("kz.match", "{on} is not on the table: {ends}.",
-                             on=str(action.on), ends=self._describe_ends())
-            for end in ends:
-                if tile.has(self.end_values[end]):
-                    return end
-            shown = " or ".join(str(self.end_values[end]) for end in ends)
-            raise refuse("kz.match", "{tile} does not match the {shown} shown by {on}: {ends}.",
-                         tile=str(tile), shown=shown, on=str(action.on), ends=self._describe_ends())
-        fitting = [end for end in (0, 1) if tile.has(self.end_values[end])]
-        if not fitting:
-            raise refuse("kz.match", "{tile} matches neither end: {ends}.", tile=str(tile),
-                         ends=self._describe_ends())
-        if len({self.end_tiles[end] for end in fitting}) > 1:
-            raise refuse("kz.match", "{tile} fits both ends ({first} and {second}): say which one "
-                                     "with 'on'.", tile=str(tile), first=str(self.end_tiles[0]),
-                         second=str(self.end_tiles[1]))
-        return fitting[0]
+        if tile in self.placed:
+            self._check_unique(tile)
+        low, high = tile
+        first_value, second_value = self.end_values
+        first_fits = first_value == low or first_value == high
+        second_fits = second_value == low or second_value == high
+        on = action.on
+        if on is not None:
+            first_tile, second_tile = self.end_tiles
+            if on == first_tile and first_fits:
+                return 0
+            if on == second_tile and second_fits:
+                return 1
+            raise self._wrong_end(tile, on)
+        if first_fits:
+            if second_fits and self.end_tiles[0] != self.end_tiles[1]:
+                raise refuse("kz.match", "{tile} fits both ends ({first} and {second}): say which one "
+                                         "with 'on'.", tile=str(tile), first=str(self.end_tiles[0]),
+                             second=str(self.end_tiles[1]))
+            return 0
+        if second_fits:
+            return 1
+        raise refuse("kz.match", "{tile} matches neither end: {ends}.", tile=str(tile),
+                     ends=self._describe_ends())
+
+    def _wrong_end(self, tile: Tile, on: Tile) -> Exception:
+        """The kz.match refusal of ``tile`` played ``on`` a tile it cannot join."""
+        ends = [end for end in (0, 1) if self.end_tiles[end] == on]
+        if not ends:
+            if on in self.placed:
+                return refuse("kz.match", "{on} is not at an end of the line: {ends}.",
+                              on=str(on), ends=self._describe_ends())
+            return refuse("kz.match", "{on} is not on the table: {ends}.",
+                          on=str(on), ends=self._describe_ends())
+        shown = " or ".join(str(self.end_values[end]) for end in ends)
+        return refuse("kz.match", "{tile} does not match the {shown} shown by {on}: {ends}.",
+                      tile=str(tile), shown=shown, on=str(on), ends=self._describe_ends())
 
 
 class Kozel(GameRules):

@@ -44,7 +44,7 @@ class MexicanTrainOptions:
             double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
             first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),
             doubles_order=choice_option(raw, "doubles_order", "oldest", ("oldest", "newest")),
-            hand_size=int_option(raw, "hand_size", None, low=1, high=190),
+            hand_size=int_option(raw, "hand_size", None, low=1),  # too big: mt.deal (422)
             first_double=first,
             last_double=last,
             tie_break=choice_option(raw, "tie_break", "share", ("share", "chicken-foot")),
@@ -494,7 +494,9 @@ class MexicanTrain(GameRules):
     prefix = "mt"
     title = "Mexican Train"
     default_set = 12
-    sets = (9, 12, 15, 18)
+    # mt.players names the usual sets; any other set of the `tiles` rule is played when the
+    # table sets a hand size the tiles suffice for.
+    sets = (6, 9, 12, 15, 18)
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
 
@@ -506,13 +508,16 @@ class MexicanTrain(GameRules):
     def check_table(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions) -> None:
         count = len(players)
         if highest not in cls.sets:
-            raise refuse("mt.players", "Mexican Train is played with a double-9, -12, -15 or -18 set, "
-                         "not double-{highest}.", highest=highest)
+            raise refuse("mt.players", "Mexican Train is played with a double-6, -9, -12, -15 or -18 "
+                         "set, not double-{highest}.", highest=highest)
         if count < 2:
             raise refuse("mt.players", "Mexican Train needs at least 2 players.")
         if options.hand_size is None:
             if standard_hand_size(highest, count) is None:
-                allowed = {9: "2–4", 12: "2–8", 15: "9–12", 18: "9–12"}[highest]
+                allowed = {9: "2–4", 12: "2–8", 15: "9–12", 18: "9–12"}.get(highest)
+                if allowed is None:
+                    raise refuse("mt.players", "The rules give no hand size for a double-{highest} "
+                                 "set: set the hand size.", highest=highest)
                 raise refuse(
                     "mt.players",
                     "A double-{highest} set is for {allowed} players, not {count}: "

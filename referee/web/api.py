@@ -98,7 +98,8 @@ def expected_version(body: Any) -> int | None:
 def answer(game: StoredGame, status: int = 200):
     response = jsonify(game.state())
     response.status_code = status
-    response.headers["Location"] = url_for("api.game_state", game_id=game.id)
+    if status == 201:
+        response.headers["Location"] = url_for("api.game_state", game_id=game.id)
     return response
 
 

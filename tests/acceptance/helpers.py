@@ -63,3 +63,12 @@ def hands_refused(api, game_id: str, number: int, hands: Any, status: int = 422,
         assert data["rule"] == rule, (hands, data)
     assert api.state(game_id) == before
     return data
+
+
+def rounds(api, game_id: str, *entries: dict[str, Any]) -> dict[str, Any] | None:
+    """Book each entry of hands for the current round in turn; the last state."""
+    data = None
+    for hands in entries:
+        number = api.state(game_id)["round"]["number"]
+        data = hands_ok(api, game_id, number, hands)
+    return data

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from .helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
 
 MAOS = ["Masha", "Alex", "Olya", "Serg"]
 AB = ["Ana", "Ben"]
@@ -21,14 +21,6 @@ play = play_on
 
 def pad(api, players=MAOS, **options):
     return new(api, players, mode="scores", **options)
-
-
-def rounds(api, gid, *entries):
-    data = None
-    for hands in entries:
-        number = api.state(gid)["round"]["number"]
-        data = hands_ok(api, gid, number, hands)
-    return data
 
 
 # ----- state, kz.players ---------------------------------------------------------------------
