@@ -390,22 +390,22 @@ def make_bench_app(database: str):
 
 def serve_main(database: str, port: int, threads: int) -> None:
     from waitress import serve
-    if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-normal":
-        _what_if_sync_normal()
+    if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
+        _what_if_sync_full()
     serve(make_bench_app(database), host="127.0.0.1", port=port, threads=threads,
           ident="domino-referee-bench", _quiet=True)
 
 
-def _what_if_sync_normal() -> None:
-    """``--what-if-sync-normal``: the served app's connections use ``synchronous=NORMAL``
-    (no fsync at each commit in WAL mode; a power cut can lose the last commits, a crash of
-    the app cannot). An experiment for docs/BENCHMARKS.md, never the product's setting."""
+def _what_if_sync_full() -> None:
+    """``--what-if-sync-full``: the served app syncs the WAL at every commit
+    (``synchronous=FULL``) instead of within 0.1 s of it (``WalSyncer``): what durability
+    against a power cut at the very moment of the answer would cost. Not the product."""
     from referee import store as store_module
     original = store_module.Store.__init__
 
-    def patched(self, path: str) -> None:
-        original(self, path)
-        self.db.execute("PRAGMA synchronous=NORMAL")
+    def patched(self, *args, **kwargs) -> None:
+        original(self, *args, **kwargs)
+        self.db.execute("PRAGMA synchronous=FULL")
 
     store_module.Store.__init__ = patched
 
@@ -703,31 +703,46 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
 
 # ----- profiling -------------------------------------------------------------------------
 
-def profile_store(changes: int = 400, seed: int = 6) -> str:
-    """cProfile of ``Store.change`` for a Mexican Train game played in-process."""
-    import cProfile
-    import io
-    import pstats
-
-    from referee.store import Store
+def profile_plays(changes: int = 400, seed: int = 6) -> str:
+    """A profile of logged Mexican Train changes through the app, in-process (Flask's
+    test client, so no sockets): pyinstrument's call tree when it is installed (the
+    ``bench`` extra), else cProfile's table."""
+    from referee.web import create_app
     workdir = tempfile.mkdtemp(prefix="referee-bench-")
     try:
-        store = Store(os.path.join(workdir, "profile.db"))
-        store.migrate()
-        game = store.create(GameConfig.from_json(MT_GAME))
-        driver = GameDriver(random.Random(seed), game.id)
-        profiler = cProfile.Profile()
+        app = create_app({"DATABASE": os.path.join(workdir, "profile.db"), "SECRET_KEY": "bench-secret"})
+        client = app.test_client()
+        rng = random.Random(seed)
+        driver = GameDriver(rng, client.post("/api/games", json=MT_GAME).get_json()["id"])
+        try:
+            from pyinstrument import Profiler
+        except ImportError:
+            Profiler = None
+        if Profiler is not None:
+            profiler = Profiler(interval=0.0001)
+            start, stop = profiler.start, profiler.stop
+        else:
+            import cProfile
+            profiler = cProfile.Profile()
+            start, stop = profiler.enable, profiler.disable
         for _ in range(changes):
             change = driver.next_change()
             if change is None:
-                break
-            profiler.enable()
-            store.change(game.id, *change)
-            profiler.disable()
+                driver = GameDriver(rng, client.post("/api/games", json=MT_GAME).get_json()["id"])
+                continue
+            path, body = driver.request(*change)
+            start()
+            response = client.post(path, json=body)
+            stop()
+            if response.status_code != 200:
+                raise RuntimeError(f"refused: {response.get_json()}")
             driver.accepted(*change)
-        store.close()
+        if Profiler is not None:
+            return profiler.output_text(unicode=True, color=False, show_all=False)
+        import io
+        import pstats
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
         return out.getvalue()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -887,9 +902,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Domino Referee benchmarks (issue 8).")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (about half a minute)")
     parser.add_argument("--profile", action="store_true",
-                        help="print cProfile reports of Store.change and the engines instead")
-    parser.add_argument("--what-if-sync-normal", action="store_true",
-                        help="experiment: serve with PRAGMA synchronous=NORMAL (not the product's "
+                        help="print profiles of logged plays through the app and of the engines instead")
+    parser.add_argument("--what-if-sync-full", action="store_true",
+                        help="experiment: serve with PRAGMA synchronous=FULL (not the product's "
                              "setting); engines shortened, no table page")
     parser.add_argument("--serve", nargs=3, metavar=("DB", "PORT", "THREADS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -897,13 +912,13 @@ def main(argv: list[str] | None = None) -> None:
         serve_main(args.serve[0], int(args.serve[1]), int(args.serve[2]))
         return
     if args.profile:
-        print(profile_store())
+        print(profile_plays())
         print(profile_engines())
         return
     sizes = QUICK if args.quick else FULL
-    if args.what_if_sync_normal:
-        os.environ["REFEREE_BENCH_WHAT_IF"] = "sync-normal"
-        sizes = replace(sizes, name=sizes.name + ", what if synchronous=NORMAL",
+    if args.what_if_sync_full:
+        os.environ["REFEREE_BENCH_WHAT_IF"] = "sync-full"
+        sizes = replace(sizes, name=sizes.name + ", what if synchronous=FULL",
                         engine_seconds=0.2, page=False)
     figures = run(sizes)
     print(json.dumps(figures), flush=True)

@@ -184,3 +184,8 @@ def test_a_database_file_replaced_under_the_same_path_is_opened_afresh(tmp_path)
     reader.close()
 
 
+
+
+def test_the_profile_of_plays_shows_the_api_view():
+    report = bench.profile_plays(changes=12)
+    assert "post_action" in report or "post_hands" in report
