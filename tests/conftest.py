@@ -87,11 +87,23 @@ class LiveServer:
         self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self._stopping = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
+    def _serve(self) -> None:
+        # One poll at a time, so stop() can end the loop before the sockets close under it.
+        while not self._stopping.is_set():
+            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
+
     def stop(self) -> None:
-        self.server.close()
+        from waitress import wasyncore
+        self._stopping.set()
+        self.server.pull_trigger()
+        self.thread.join(timeout=5)
+        wasyncore.close_all(self.server._map)  # ends open event streams: their writes now fail
+        self.server.task_dispatcher.shutdown(timeout=1)
+        self.app.extensions["referee.stores"].close()
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from flask import Flask, current_app, g
 from flask_wtf.csrf import CSRFProtect
 
 from referee.store import MatchCache, Store, StorePool
-from referee.web.tiles_svg import tile_svg
+from referee.web.tiles_svg import draw_tile
 
 csrf = CSRFProtect()
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     from referee.web import companion; app.register_blueprint(companion.bp)  # noqa: E702
     from referee.web import backup; app.register_blueprint(backup.bp)  # noqa: E702
-    app.jinja_env.globals["tile_svg"] = tile_svg
+    app.jinja_env.globals["tile_svg"] = draw_tile
     app.teardown_appcontext(close_store)
     return app
 

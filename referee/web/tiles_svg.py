@@ -1,7 +1,7 @@
 """Tiles drawn as SVG pip faces, server-side (no image files, no script needed).
 
-Each page carries a hidden sprite (``tile_sprite()``, included once by base.html through
-templates/_tile_sprite.html): one ``<symbol>`` for the tile's face and bar, and one per pip
+A page with tiles carries a hidden sprite (``tile_sprite()``, included once by base.html
+through templates/_tile_sprite.html, after the body has drawn its tiles): one ``<symbol>`` for the tile's face and bar, and one per pip
 face (one half of a tile: 1..18 pips, in black, and in the per-number colours used on sets
 above double-9). A tile is then a small ``<svg>`` that refers to them with ``<use>``, so a
 table of a hundred tiles costs a few kilobytes instead of a hundred.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from flask import g, has_request_context
 from markupsafe import Markup, escape
 
 from referee.tiles import Tile
@@ -116,5 +117,19 @@ def tile_svg(tile_text: str, highest: int = 12, vertical: bool = False, first: i
         f'aria-label="{label}"><title>{label}</title>{halves}</svg>')
 
 
+def draw_tile(tile_text: str, highest: int = 12, vertical: bool = False, first: int | None = None) -> Markup:
+    """``tile_svg`` for the templates: it also notes that this page needs the sprite, so
+    pages without tiles (home, rules, forms) do not carry it."""
+    if has_request_context():
+        g.referee_tiles_drawn = True
+    return tile_svg(tile_text, highest, vertical, first)
+
+
+def tiles_drawn() -> bool:
+    """Whether this request drew a tile so far (base.html asks after the page's body)."""
+    return has_request_context() and bool(g.get("referee_tiles_drawn"))
+
+
 # The templates reach the sprite through the one global they already have: tile_svg.sprite().
-tile_svg.sprite = tile_sprite  # type: ignore[attr-defined]
+draw_tile.sprite = tile_sprite  # type: ignore[attr-defined]
+draw_tile.drawn = tiles_drawn  # type: ignore[attr-defined]

@@ -64,8 +64,9 @@ def test_busy_double_12_table_page_stays_under_its_byte_budget(client, api):
     assert laid >= 40 and tiles >= 90, (laid, tiles)  # the table and the picker: the whole set
     assert len(html.encode()) <= TABLE_PAGE_BUDGET, f"{len(html.encode())} bytes, {tiles} tiles"
     assert html.count('class="tile-sprite"') == 1
-    # no tile draws its pips itself any more
-    assert "<circle" not in html.split('class="tile-sprite"', 1)[1].split("</svg>", 1)[1]
+    before, sprite_and_after = html.split('<svg class="tile-sprite"', 1)
+    after = sprite_and_after.split("</svg>", 1)[1]
+    assert "<circle" not in before + after  # no tile draws its pips itself any more
 
 
 @pytest.mark.parametrize("path", ["/", "/games/new", "/rules/mexican-train", "/players", "/leaderboard",
@@ -109,6 +110,21 @@ def test_every_tile_reference_is_defined_on_the_page(client, api):
     used = set(re.findall(r'<use href="#([^"]+)"', fragment))
     assert used and used <= set(re.findall(r'<symbol id="([^"]+)"', str(tile_sprite())))
     assert "tile-sprite" not in fragment  # one sprite per page, not one per update
+
+
+@pytest.mark.parametrize("path, sprite", [
+    ("/", "never"), ("/games/new", "never"), ("/rules/mexican-train", "never"), ("/players", "never"),
+    ("/leaderboard", "never"), ("{game}/share", "never"),
+    ("{game}/table", "always"), ("{game}/follow", "always"),  # tiles also arrive later by script
+    ("{game}", "with tiles"), ("{game}/scoresheet", "with tiles"), ("{game}/rounds/1/hands", "with tiles"),
+])
+def test_the_sprite_comes_only_with_tiles(client, api, path, sprite):
+    game_id, _ = busy_mexican_train(api, actions=20)
+    html = client.get(path.format(game=f"/games/{game_id}")).get_data(as_text=True)
+    uses_tiles = '<use href="#t-' in html
+    wanted = {"never": False, "always": True, "with tiles": uses_tiles}[sprite]
+    assert html.count('class="tile-sprite"') == (1 if wanted else 0), path
+    assert wanted or not uses_tiles, path
 
 
 def test_the_sprite_has_every_face_once():
