@@ -16,7 +16,6 @@ import pickle
 import secrets
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass

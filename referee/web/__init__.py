@@ -54,6 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import companion; app.register_blueprint(companion.bp)  # noqa: E702
     from referee.web import backup; app.register_blueprint(backup.bp)  # noqa: E702
     app.jinja_env.globals["tile_svg"] = draw_tile
+    from referee.web.errors import init_errors
+    init_errors(app)
     app.teardown_appcontext(close_store)
     return app
 

@@ -42,10 +42,19 @@ HTTP_MESSAGES = {
 }
 
 
+def http_refusal(error: HTTPException) -> tuple[Response, int]:
+    """An HTTP error the API's way, keeping its headers (a 405 says which methods are allowed)."""
+    response, status = refusal(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response, status
+
+
 def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False) -> None:
     """Answer every refusal raised in ``blueprint`` the API's way: a 4xx with
     ``{"error", "rule"}``. With ``api_paths_only``, HTTP errors of its pages (not under
-    /api/) keep Flask's own pages."""
+    /api/) get the app's error page."""
     answers = {
         ApiError: lambda e: refusal(e.status, e.message, e.rule),
         RuleViolation: lambda e: refusal(422, e.message, e.rule_id),
@@ -60,8 +69,9 @@ def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False)
 
     def http_error(error: HTTPException):
         if api_paths_only and not request.path.startswith("/api/"):
-            return error
-        return refusal(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+            from referee.web.errors import error_page
+            return error_page(error)
+        return http_refusal(error)
 
     blueprint.register_error_handler(HTTPException, http_error)
 

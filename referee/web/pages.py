@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from flask import (
-    Blueprint, abort, current_app, flash, redirect, render_template, render_template_string, request,
+    Blueprint, abort, current_app, flash, redirect, render_template, request,
     session, url_for,
 )
 
@@ -26,7 +26,7 @@ from referee.match import GameConfig, Match, UnknownRound
 from referee.rules import GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import GAME_PREFIX, rules_for
-from referee.store import GameNotFound, StoredGame, VersionConflict
+from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, full_set
 from referee.web import get_store
 from referee.web.forms import ConfirmForm, NewGameForm, RedealForm, hand_text, hands_form_class, parse_hand
@@ -132,15 +132,6 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
             if rule_id.startswith(prefix + "."):
                 return name
     return game or "mexican-train"
-
-
-@bp.errorhandler(GameNotFound)
-def _no_game(error: GameNotFound):
-    return render_template_string(
-        '{% extends "base.html" %}{% block title %}{{ _("No such game") }}{% endblock %}{% block main %}'
-        '<h1>{{ _("No such game") }}</h1><p>{% trans %}There is no game <code>{{ game_id }}</code> here.{% endtrans %}</p>'
-        '<p><a class="button primary" href="{{ url_for(\'pages.home\') }}">{{ _("All games") }}</a></p>'
-        '{% endblock %}', game_id=error.args[0] if error.args else ""), 404
 
 
 # ----- home and new game ---------------------------------------------------------------------

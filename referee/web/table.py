@@ -14,16 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from referee.match import Match
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_by_id
-from referee.store import GameNotFound, StoredGame, VersionConflict
+from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, TileError
 from referee.web import get_store
+from referee.web.errors import error_page
 from referee.web.i18n import current_lang, translate_violation
 from referee.web.service import PinRequired, check_pin
 from referee.web.table_forms import CENTRE, ActionForm
@@ -61,10 +62,7 @@ class Refusal:
 
 
 def _load(game_id: str) -> StoredGame:
-    try:
-        return get_store().load(game_id)
-    except GameNotFound:
-        abort(404)
+    return get_store().load(game_id)  # an unknown game: the app's "No such game" page
 
 
 @bp.get("/games/<game_id>/table")
@@ -80,7 +78,7 @@ def _expired(error: CSRFError):
     """A missing or stale CSRF token (an old page): show the fresh table, log nothing."""
     game_id = (request.view_args or {}).get("game_id")
     if not game_id:
-        return error.description, 400
+        return error_page(error)
     return render_table(_load(game_id), refusal=Refusal(_(
         "This page is too old to send (its security token expired): the table is reloaded, "
         "tap again.")), status=400)

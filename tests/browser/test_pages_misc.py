@@ -114,7 +114,8 @@ def test_screenshots_tablet_and_phone(page, phone):
     shots = [("home", "/"), ("new-game", "/games/new"), ("game", f"/games/{mt}"),
              ("game-kozel", f"/games/{kz}"), ("hands", f"/games/{mt}/rounds/4/hands"),
              ("scoresheet", f"/games/{mt}/scoresheet"), ("scoresheet-kozel", f"/games/{kz}/scoresheet"),
-             ("rules", "/rules/mexican-train"), ("redeal", "/kozel/redeal")]
+             ("rules", "/rules/mexican-train"), ("redeal", "/kozel/redeal"),
+             ("no-game", "/games/nosuchgame/table"), ("not-found", "/no/such/page")]
     for device, tab in (("tablet", page), ("phone", phone)):
         for name, url in shots:
             tab.goto(url)
