@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 TRANSLATIONS = ROOT / "referee" / "translations"
 POT = TRANSLATIONS / "messages.pot"
-KEYWORDS = ["refuse:2", "phrase:1", "bad_request:1", "_l", "lazy_gettext", "gettext", "ngettext:1,2", "_",
+KEYWORDS = ["refuse:2", "phrase:1", "bad_request:1", "N_", "_l", "lazy_gettext", "gettext", "ngettext:1,2", "_",
             "pgettext:1c,2"]
 
 

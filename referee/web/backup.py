@@ -23,7 +23,6 @@ from flask import (Blueprint, Response, abort, current_app, json, jsonify, redir
                    render_template, request, session)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import PasswordField
 from wtforms.validators import InputRequired, Regexp
 
@@ -32,6 +31,7 @@ from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
+from referee.web.forms import Form
 from referee.web.service import (hash_pin, pin_attempt_allowed, pin_matches,
                                   record_pin_failure)
 
@@ -229,7 +229,7 @@ def api_import():
 # ----------------------------------------------------------------------------- unlock
 
 
-class UnlockForm(FlaskForm):
+class UnlockForm(Form):
     pin = PasswordField(_l("Table PIN"), validators=[
         InputRequired(_l("Enter the table PIN.")),
         Regexp(r"^\d{4,8}$", message=_l("A table PIN is 4 to 8 digits."))])

@@ -24,7 +24,16 @@ DOUBLE_BLANK = [("50", "50 (usual)"), ("25", "25"), ("0", "0")]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
 
-class NewGameForm(FlaskForm):
+class Form(FlaskForm):
+    """A form whose field messages speak the request's language (i18n.FormMessages)."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            from referee.web.i18n import FORM_MESSAGES
+            return FORM_MESSAGES
+
+
+class NewGameForm(Form):
     """New game: the same body as ``POST /api/games``."""
 
     game = SelectField("Game", choices=GAME_CHOICES, default="mexican-train")
@@ -98,13 +107,13 @@ class NewGameForm(FlaskForm):
         return body
 
 
-def hands_form_class(count: int) -> type[FlaskForm]:
+def hands_form_class(count: int) -> type[Form]:
     """A form with one text field per player (``p0`` … in seat order)."""
     fields: dict[str, Any] = {
         f"p{index}": StringField(f"p{index}", validators=[Optional()]) for index in range(count)}
     fields["version"] = HiddenField()
     fields["save"] = SubmitField("Save the round")
-    return type("HandsForm", (FlaskForm,), fields)
+    return type("HandsForm", (Form,), fields)
 
 
 def parse_hand(text: str | None, player: str) -> int | list[str]:
@@ -138,7 +147,7 @@ def hand_text(entry: Any) -> str:
     return str(entry)
 
 
-class RedealForm(FlaskForm):
+class RedealForm(Form):
     """Kozel redeal check: a hand of 7 from the double-6 set."""
 
     tiles = StringField("The 7 tiles of the hand", validators=[Optional()])
@@ -148,7 +157,7 @@ class RedealForm(FlaskForm):
         return [part for part in re.split(r"[\s,;]+", (self.tiles.data or "").strip()) if part]
 
 
-class ConfirmForm(FlaskForm):
+class ConfirmForm(Form):
     """A bare POST with its CSRF token (undo the last entry)."""
 
     version = HiddenField()

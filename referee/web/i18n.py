@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
 from flask_babel import Babel, get_locale
+from flask_wtf.i18n import translations as wtforms_translations
 
 from referee.rules.base import BadRequest, Phrase, RuleViolation
 
@@ -246,6 +247,50 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
 
 
 # ----------------------------------------------------------------------------- forms
+
+def N_(text: str) -> str:  # noqa: N802 - the usual name of a gettext no-op marker
+    """Marks a message for the catalogs without translating it here."""
+    return text
+
+
+# WTForms' own messages that our forms can show (a number out of range, a tampered choice).
+# WTForms ships Hungarian but no Hindi or Punjabi, so they live in our catalogs too.
+WTFORMS_MESSAGES = (
+    N_("Not a valid integer value."),
+    N_("Not a valid choice."),
+    N_("Invalid Choice: could not coerce."),
+    N_("Number must be between %(min)s and %(max)s."),
+    N_("Number must be at least %(min)s."),
+    N_("Number must be at most %(max)s."),
+    N_("This field is required."),
+    N_("Invalid value, must be one of: %(values)s."),
+)
+
+
+class FormMessages:
+    """The translations a form's fields and validators use: our catalog first, then the
+    one WTForms ships (through Flask-WTF), looked up in the request's language when a
+    message is made, not when the form was built."""
+
+    def gettext(self, string: str) -> str:
+        lang = current_lang()
+        if lang != DEFAULT:
+            ours = translations(lang).gettext(string)
+            if ours != string:
+                return ours
+        return wtforms_translations.gettext(string)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        lang = current_lang()
+        if lang != DEFAULT:
+            ours = translations(lang).ngettext(singular, plural, n)
+            if ours not in (singular, plural):
+                return ours
+        return wtforms_translations.ngettext(singular, plural, n)
+
+
+FORM_MESSAGES = FormMessages()
+
 
 def translate_form(form: Any, lang: str | None = None) -> Any:
     """Translate a WTForms form's labels and choice labels in place (for this request).

@@ -5,10 +5,11 @@ The forms only carry what the player tapped; turning it into an ``Action`` is do
 """
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
+
+from referee.web.forms import Form
 
 TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
 # The value of ``place`` for the round's first tile, which joins nothing (kozel lead,
@@ -16,7 +17,7 @@ TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
 CENTRE = "centre"
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """One logged step: a play (tile + place), a draw, a pass, an end, a start, an undo.
 
     ``version`` is the game version the page showed: a change by another tablet since then

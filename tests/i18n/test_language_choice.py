@@ -77,3 +77,21 @@ def test_forms_can_be_translated(i18n_app):
         assert form.game.label.text == "Játék"
         assert ("kozel", "Kecske (Kozel)") in [tuple(c[:2]) for c in form.game.choices]
         assert form.players.entries[0].label.text == "Játékos"
+
+
+@pytest.mark.parametrize("lang, not_a_number, out_of_range", [
+    ("en", "Not a valid integer value.", "Number must be between 0 and 18."),
+    ("hi", "यह मान्य पूर्ण संख्या नहीं है।", "संख्या 0 और 18 के बीच होनी चाहिए।"),
+    ("pa", "ਇਹ ਸਹੀ ਪੂਰੀ ਸੰਖਿਆ ਨਹੀਂ ਹੈ।", "ਸੰਖਿਆ 0 ਅਤੇ 18 ਦੇ ਵਿਚਕਾਰ ਹੋਣੀ ਚਾਹੀਦੀ ਹੈ।"),
+    ("hu", "Nem érvényes egész szám.", "A szám 0 és 18 között legyen."),
+])
+def test_the_new_game_form_explains_bad_numbers_in_the_language(i18n_client, lang, not_a_number, out_of_range):
+    i18n_client.set_cookie("lang", lang)
+    response = i18n_client.post("/games/new", data={
+        "game": "mexican-train", "mode": "referee", "players-0": "Ana", "players-1": "Ben",
+        "mt_hand_size": "lots", "mt_first_double": "99", "start": "1"})
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert f'<span class="field-error">{not_a_number}</span>' in html
+    assert f'<span class="field-error">{out_of_range}</span>' in html
+    assert i18n_client.get("/api/games").get_json()["games"] == []  # nothing was created
