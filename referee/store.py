@@ -294,6 +294,21 @@ class Store:
         if self.syncer is not None:
             self.syncer.nudge()
 
+    @contextmanager
+    def read(self) -> Iterator[None]:
+        """One read transaction, so that a game's row, its snapshot and the events after it
+        are of one moment even while another connection writes (WAL readers see the
+        database as it was at their first read)."""
+        conn = self.db.conn
+        if conn.in_transaction:  # inside write(): already one moment
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            conn.execute("COMMIT")  # read only: nothing to keep or undo
+
     # ----- reading -------------------------------------------------------------------------
 
     def _row(self, game_id: str) -> dict[str, Any]:
@@ -305,7 +320,8 @@ class Store:
         return rows[0]
 
     def load(self, game_id: str) -> StoredGame:
-        return self._load(self._row(game_id))
+        with self.read():
+            return self._load(self._row(game_id))
 
     def _load(self, row: dict[str, Any]) -> StoredGame:
         game_id = row["id"]
@@ -343,8 +359,9 @@ class Store:
                     "where game_id = ? and version > ? order by version", [game_id, version])]
 
     def events(self, game_id: str) -> list[Event]:
-        self._row(game_id)
-        return self._events_after(game_id, 0)
+        with self.read():
+            self._row(game_id)
+            return self._events_after(game_id, 0)
 
     def replay(self, game_id: str) -> Match:
         """The game rebuilt from its log alone: what the snapshot must always equal."""

@@ -274,3 +274,45 @@ def test_the_sync_thread_stops_when_idle_and_starts_again(tmp_path, monkeypatch)
     assert pool.syncer.synced == 2
     pool.release(store)
     pool.close()
+
+
+def referee_turns(store, game_id, count):
+    """``count`` accepted actions of a referee-mode round: each player draws, else passes."""
+    for _ in range(count):
+        turn = store.load(game_id).match.state()["round"]["turn"]
+        try:
+            store.change(game_id, "action", {"type": "draw", "player": turn})
+        except RuleViolation:
+            store.change(game_id, "action", {"type": "pass", "player": turn})
+
+
+def test_a_load_reads_one_moment_even_while_another_store_writes_and_snapshots(store):
+    """The row, the snapshot and the events after it come from one read transaction:
+    a writer that moves the snapshot on between them must not make the reader apply
+    events twice (a refusal on a plain GET) or answer a state newer than its version."""
+    game = store.create(GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben", "Caro"],
+                                              "set": 12}))
+    referee_turns(store, game.id, SNAPSHOT_EVERY - 4)
+    reader = other(store)  # no cache: it rebuilds from the snapshot and the log
+    read_row = reader._row
+    def row_then_writes(game_id):
+        row = read_row(game_id)
+        referee_turns(store, game_id, 10)  # crosses the next snapshot meanwhile
+        return row
+    reader._row = row_then_writes
+    loaded = reader.load(game.id)
+    assert loaded.version == SNAPSHOT_EVERY - 3
+    reader._row = read_row
+    expected = other(store)
+    assert loaded.match.state() == replay_to(expected, game.id, loaded.version).state()
+    assert store.load(game.id).version == SNAPSHOT_EVERY + 7
+
+
+def replay_to(store, game_id, version):
+    from referee.match import Match
+    from referee.store import apply_event
+    events = store.events(game_id)
+    match = Match(GameConfig.from_json(events[0].payload))
+    for event in events[1:version]:
+        apply_event(match, event.kind, event.payload)
+    return match

@@ -52,7 +52,11 @@ def test_tablets_racing_with_versions_are_serialized(live_server):
         session = requests.Session()
         start.wait()
         while True:
-            state = session.get(f"{live_server.url}/api/games/{game['id']}", timeout=10).json()
+            answer = session.get(f"{live_server.url}/api/games/{game['id']}", timeout=10)
+            if answer.status_code != 200:  # a read must never be refused, however busy the game
+                errors.append(f"GET {answer.status_code} {answer.text[:200]}")
+                return
+            state = answer.json()
             if state["round"]["status"] != "playing" or len(acknowledged) >= 90:
                 return
             player = state["round"]["turn"]
