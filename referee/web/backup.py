@@ -71,9 +71,11 @@ def download(data: dict[str, Any], filename: str) -> Response:
 
 def export_one(game_id: str) -> Response:
     store = get_store()
-    game = store.load(game_id)
-    row = {"id": game.id, "created": game.created, "pin_hash": game.pin_hash}
-    return download(envelope([game_export(store, row)]), f"domino-{game.id}.json")
+    with store.read():  # the game as it was at one moment, even while a tablet plays on
+        game = store.load(game_id)
+        row = {"id": game.id, "created": game.created, "pin_hash": game.pin_hash}
+        exported = game_export(store, row)
+    return download(envelope([exported]), f"domino-{game.id}.json")
 
 
 @bp.get("/api/games/<game_id>/export")
@@ -84,8 +86,9 @@ def api_export_game(game_id: str):
 @bp.get("/api/export")
 def api_export_all():
     store = get_store()
-    rows = sorted(store.list_games(), key=lambda g: (g["created"], g["id"]))
-    games = [game_export(store, {**row, "pin_hash": store.load(row["id"]).pin_hash}) for row in rows]
+    with store.read():  # one consistent picture of every game, however busy the tables
+        rows = sorted(store.list_games(), key=lambda g: (g["created"], g["id"]))
+        games = [game_export(store, {**row, "pin_hash": store.load(row["id"]).pin_hash}) for row in rows]
     return download(envelope(games), "domino-referee-backup.json")
 
 

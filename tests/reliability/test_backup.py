@@ -172,3 +172,31 @@ def test_a_bad_import_is_refused_whole_and_changes_nothing(client, played, tmp_p
     backup["games"].sort(key=lambda g: g["id"] == played["cf"])  # the chicken-foot game last
     assert_refusal(other.post("/api/import", json=tampered(backup, change)), status)
     assert snapshot(other) == before
+
+
+def test_export_all_is_one_moment_while_another_tablet_deletes_and_plays(app, client, played, monkeypatch):
+    """Between listing the games and reading each, another connection deletes one game and
+    plays on in another: the backup is the database as it was when the export began."""
+    from referee.store import Store
+    before = client.get("/api/export").get_json()["games"]
+    list_games = Store.list_games
+
+    def list_then_others_write(self):
+        rows = list_games(self)
+        elsewhere = Store(app.config["DATABASE"])
+        try:
+            elsewhere.delete(played["cf"])
+            elsewhere.change(played["kz"], "action", {"type": "play", "player": "Caro", "tile": "3-3", "on": "1-3"})
+        finally:
+            elsewhere.close()
+        return rows
+
+    monkeypatch.setattr(Store, "list_games", list_then_others_write)
+    response = client.get("/api/export")
+    monkeypatch.undo()
+    assert response.status_code == 200, response.get_data(as_text=True)[:200]
+    assert response.get_json()["games"] == before  # not a mix of two moments
+    after = client.get("/api/export").get_json()["games"]
+    assert played["cf"] not in {g["id"] for g in after}
+    assert len(next(g for g in after if g["id"] == played["kz"])["events"]) == \
+        len(next(g for g in before if g["id"] == played["kz"])["events"]) + 1
