@@ -64,6 +64,13 @@ def m003_snapshot_version(db: Database) -> None:
     db.execute("update games set snapshot_version = version")
 
 
+@migrations()
+def m004_pin_failures(db: Database) -> None:
+    # Wrong table PINs, so the guessing limit holds across restarts and processes.
+    db["pin_failures"].create({"game_id": str, "at": float})
+    db["pin_failures"].create_index(["game_id", "at"])
+
+
 class GameNotFound(LookupError):
     pass
 
@@ -444,10 +451,22 @@ class Store:
         with self.write():
             self._row(game_id)
             self.db.execute("delete from events where game_id = ?", [game_id])
+            self.db.execute("delete from pin_failures where game_id = ?", [game_id])
             self.db.execute("delete from games where id = ?", [game_id])
         self._lent.pop(game_id, None)
         if self.cache is not None:
             self.cache.forget(game_id)
+
+    def pin_failures_since(self, game_id: str, since: float) -> int:
+        """Wrong table PINs given for ``game_id`` at ``since`` (seconds since the epoch) or later."""
+        return self.db.execute("select count(*) from pin_failures where game_id = ? and at >= ?",
+                               [game_id, since]).fetchone()[0]
+
+    def record_pin_failure(self, game_id: str, at: float, forget_before: float) -> None:
+        """Note a wrong PIN; failures older than ``forget_before`` no longer matter."""
+        with self.write():
+            self.db.execute("delete from pin_failures where at < ?", [forget_before])
+            self.db.execute("insert into pin_failures (game_id, at) values (?, ?)", [game_id, at])
 
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(

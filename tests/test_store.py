@@ -30,9 +30,9 @@ def pad_config():
 
 def test_migrations_are_recorded_once(store):
     names = [row["name"] for row in store.db.query("select name from _sqlite_migrations")]
-    assert names == ["m001_games_and_events", "m002_table_pin", "m003_snapshot_version"]
+    assert names == ["m001_games_and_events", "m002_table_pin", "m003_snapshot_version", "m004_pin_failures"]
     store.migrate()
-    assert len(list(store.db.query("select name from _sqlite_migrations"))) == 3
+    assert len(list(store.db.query("select name from _sqlite_migrations"))) == 4
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -56,6 +56,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["tile_svg"] = draw_tile
     from referee.web.errors import init_errors
     init_errors(app)
+    from referee.web.service import note_wrong_pin
+    app.after_request(note_wrong_pin)
     app.teardown_appcontext(close_store)
     return app
 

@@ -5,15 +5,14 @@ import hashlib
 import hmac
 import os
 import re
-import threading
 import time
-from collections import deque
 from typing import Any
 
-from flask import request, session
+from flask import Response, g, request, session
 
 from referee.match import Match
 from referee.store import StoredGame
+from referee.web import get_store
 
 PIN_HEADER = "X-Table-Pin"
 
@@ -49,7 +48,8 @@ def check_pin(game: StoredGame) -> None:
         raise PinThrottled()
     if pin_matches(game.pin_hash, given):
         return
-    record_pin_failure(game.id)
+    # Counted by note_wrong_pin once the request's write transaction has rolled back.
+    g.referee_wrong_pin = game.id
     raise PinRequired()
 
 
@@ -68,28 +68,27 @@ class PinThrottled(PinRequired):
 
 PIN_FAILURES_ALLOWED = 10     # wrong PINs per game …
 PIN_FAILURE_WINDOW = 60.0     # … within this many seconds, then every attempt waits
-_pin_failures: dict[str, deque[float]] = {}
-_pin_lock = threading.Lock()
-
-
-def _recent(game_id: str, now: float) -> deque[float]:
-    failures = _pin_failures.setdefault(game_id, deque())
-    while failures and failures[0] <= now - PIN_FAILURE_WINDOW:
-        failures.popleft()
-    return failures
 
 
 def pin_attempt_allowed(game_id: str) -> bool:
-    with _pin_lock:
-        return len(_recent(game_id, time.monotonic())) < PIN_FAILURES_ALLOWED
+    """Whether a PIN may be tried for ``game_id`` now (the failures are kept in the
+    database, so a restart or a second server process does not reset the count)."""
+    since = time.time() - PIN_FAILURE_WINDOW
+    return get_store().pin_failures_since(game_id, since) < PIN_FAILURES_ALLOWED
 
 
 def record_pin_failure(game_id: str) -> None:
-    with _pin_lock:
-        _recent(game_id, time.monotonic()).append(time.monotonic())
-        if len(_pin_failures) > 10_000:  # bounded memory: forget the oldest games
-            for stale in list(_pin_failures)[:5_000]:
-                del _pin_failures[stale]
+    now = time.time()
+    get_store().record_pin_failure(game_id, now, forget_before=now - PIN_FAILURE_WINDOW)
+
+
+def note_wrong_pin(response: Response) -> Response:
+    """After the request (``app.after_request``): count a wrong PIN that check_pin saw
+    inside a change's transaction, which the refusal rolled back."""
+    game_id = g.pop("referee_wrong_pin", None)
+    if game_id is not None:
+        record_pin_failure(game_id)
+    return response
 
 
 def scoresheet_rows(match: Match) -> list[list[Any]]:

@@ -6,6 +6,7 @@ import re
 
 import requests
 
+from tests.conftest import Api
 from tests.reliability.helpers import assert_refusal, snapshot
 
 PLAYERS = ["Ana", "Ben", "Caro"]
@@ -146,7 +147,7 @@ def test_json_needs_no_token_but_must_be_json(live_server):
 def test_guessing_the_pin_is_throttled(client, api, monkeypatch):
     from referee.web import service
     clock = [1000.0]
-    monkeypatch.setattr(service.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(service.time, "time", lambda: clock[0])
     game = protected(api, pin="8642")
     url = f"/api/games/{game['id']}/rounds/1/hands"
     for guess in range(service.PIN_FAILURES_ALLOWED):
@@ -162,3 +163,26 @@ def test_guessing_the_pin_is_throttled(client, api, monkeypatch):
                        headers={"X-Table-Pin": "8642"}).status_code == 200
     clock[0] += service.PIN_FAILURE_WINDOW + 1
     assert client.post(url, json=HANDS, headers={"X-Table-Pin": "8642"}).status_code == 200
+
+
+def test_the_pin_guessing_limit_survives_a_restart(tmp_path):
+    """The wrong PINs are kept in the database: restarting the app (or a second server
+    process on the same file) does not give a guesser a fresh set of tries."""
+    from referee.web import create_app, service
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "pins.db"), "SECRET_KEY": "s",
+              "WTF_CSRF_ENABLED": False}
+    first = create_app(config).test_client()
+    game = protected(Api(first), pin="8642")
+    url = f"/api/games/{game['id']}/rounds/1/hands"
+    for guess in range(service.PIN_FAILURES_ALLOWED):
+        assert first.post(url, json=HANDS, headers={"X-Table-Pin": f"{guess:04d}"}).status_code == 403
+    from referee.store import Store
+    on_disk = Store(config["DATABASE"])
+    try:
+        assert on_disk.pin_failures_since(game["id"], 0) == service.PIN_FAILURES_ALLOWED
+    finally:
+        on_disk.close()
+    restarted = create_app(config).test_client()
+    refusal = assert_refusal(restarted.post(url, json=HANDS, headers={"X-Table-Pin": "8642"}), 403)
+    assert "Too many wrong table PINs" in refusal["error"]
+    assert Api(restarted).state(game["id"])["version"] == 1  # nothing was entered meanwhile
