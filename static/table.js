@@ -15,15 +15,28 @@
     const fresh = doc.getElementById("table");
     const current = document.getElementById("table");
     if (!fresh || !current) { location.assign(url); return; }
+    // A keyboard player keeps their place: after picking a tile, on the first lit place;
+    // otherwise on the control they used (or its tile), else on the table itself.
+    const active = document.activeElement;
+    const hadFocus = current.contains(active);
+    const tile = hadFocus && active.getAttribute("data-tile");
     const main = document.getElementById("main");
     main.querySelectorAll(":scope > .flash").forEach((node) => node.remove());
     const flashes = Array.from(doc.querySelectorAll("#main > .flash"));
     flashes.reverse().forEach((node) => main.insertBefore(document.importNode(node, true), main.firstChild));
-    current.replaceWith(document.importNode(fresh, true));
+    const table = document.importNode(fresh, true);
+    current.replaceWith(table);
     document.title = doc.title;
     if (push) history.pushState({ table: true }, "", url);
     else history.replaceState({ table: true }, "", url);
     window.scrollTo(0, 0);
+    if (hadFocus) {
+      const picked = tile && table.getAttribute("data-selected") === tile;
+      const target = (picked && table.querySelector(".place.lit")) ||
+        (tile && table.querySelector('[data-tile="' + CSS.escape(tile) + '"]')) || table;
+      if (target === table) table.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: target === table });
+    }
   }
 
   let busy = false;

@@ -162,3 +162,24 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
         page.click("a.hands-link")
     assert navigation.value.status == 200
     page.wait_for_url(f"**/games/{game_id}/rounds/1/hands")
+
+
+def test_a_play_by_keyboard_alone_keeps_the_focus_where_the_player_is(page, live_server):
+    """Tab to a tile and press Enter: the table is swapped in place and the focus lands on the
+    first lit place, so Enter again lays the tile; after the play the focus stays in the table."""
+    game_id = create(page, {"game": "mexican-train", "players": PLAYERS, "set": 9})
+    page.goto(f"/games/{game_id}/table")
+    tile = page.locator('.picker a.pick[data-tile="5-9"]')
+    tile.focus()  # where Tab would bring a keyboard player
+    tile.press("Enter")
+    page.wait_for_function("document.getElementById('table').dataset.selected === '5-9'")
+    focused = page.evaluate("""() => { const el = document.activeElement;
+        return {cls: el.className, place: el.getAttribute('data-place'), inTable: !!el.closest('#table')}; }""")
+    assert "place" in focused["cls"] and "lit" in focused["cls"] and focused["inTable"], focused
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('table').dataset.version === '2'")
+    state = page.request.get(f"/api/games/{game_id}").json()
+    laid = {name: train["tiles"] for name, train in state["round"]["trains"].items() if train["tiles"]}
+    assert laid == {focused["place"]: ["5-9"]} or list(laid.values()) == [["5-9"]], laid
+    assert page.evaluate("!!document.activeElement.closest('#table') || document.activeElement.id === 'table'")
+    screenshot(page, "table-mexican-train-keyboard")
