@@ -13,8 +13,8 @@ from typing import Any, Mapping
 
 from referee.rules import GAMES
 from referee.rules.base import (
-    Action, BadRequest, GameRules, Phrase, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
-    RuleViolation, Standing, bad_request, phrase, refuse, tile_error_text,
+    Action, GameRules, Phrase, RoundEnd, RoundEngine, RoundRecord, RoundSetup, Standing,
+    bad_request, phrase, refuse, tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
 

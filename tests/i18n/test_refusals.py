@@ -5,7 +5,7 @@ import pytest
 
 from referee.rules.base import Action, Phrase, RuleViolation, refuse
 from referee.rules.kozel import Kozel, KozelOptions, redeal_check
-from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions
+from referee.rules.mexican_train import MexicanTrain
 from referee.tiles import Tile
 from referee.web.i18n import translate_text, translate_violation
 
