@@ -265,6 +265,8 @@ class Store:
         self.cache = cache
         self.syncer = syncer
         self._lent: dict[str, tuple[tuple[int, str], Match]] = {}
+        self._writing = False
+        self._written: set[str] = set()  # games a step of the open write transaction changed
         conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -289,14 +291,26 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[None]:
-        """One write transaction, taken before reading so concurrent writers queue up."""
+        """One write transaction, taken before reading so concurrent writers queue up.
+
+        Nested uses join the outermost one, so a write of many steps (an import of many
+        games) is all or nothing: only the outermost commits or rolls back."""
         conn = self.db.conn
+        if self._writing:
+            yield
+            return
         conn.execute("BEGIN IMMEDIATE")
+        self._writing = True
         try:
             yield
         except BaseException:
             conn.execute("ROLLBACK")
+            for game_id in self._written:  # changed by steps that were rolled back with the rest
+                self._lent.pop(game_id, None)
             raise
+        finally:
+            self._writing = False
+            self._written.clear()
         conn.execute("COMMIT")
         if self.syncer is not None:
             self.syncer.nudge()
@@ -404,7 +418,7 @@ class Store:
                 "snapshot_format": SNAPSHOT_FORMAT, "pin_hash": pin_hash, "snapshot_version": 1,
             })
             self._append(game_id, 1, "create", config.to_json(), stamp)
-        self._lent[game_id] = ((1, stamp), match)
+        self._keep_lent(game_id, (1, stamp), match)
         return StoredGame(game_id, stamp, 1, match, pin_hash)
 
     def change(self, game_id: str, kind: str, payload: dict[str, Any],
@@ -439,8 +453,15 @@ class Store:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ? where id = ?",
                     [game.version, "playing", stamp, game_id])
-        self._lent[game_id] = ((game.version, game.created), game.match)
+        self._keep_lent(game_id, (game.version, game.created), game.match)
         return game
+
+    def _keep_lent(self, game_id: str, key: tuple[int, str], match: Match) -> None:
+        """Keep the match a write just made, to give back to the cache; inside a larger
+        write, note it, since a later step's failure rolls this one back too."""
+        self._lent[game_id] = (key, match)
+        if self._writing:
+            self._written.add(game_id)
 
     def set_pin(self, game_id: str, pin_hash: str | None) -> None:
         with self.write():

@@ -316,3 +316,23 @@ def replay_to(store, game_id, version):
     for event in events[1:version]:
         apply_event(match, event.kind, event.payload)
     return match
+
+
+def test_writes_inside_a_larger_write_stand_or_fall_with_it(store):
+    cache = MatchCache()
+    writer = Store(store.path, cache=cache)
+    game = writer.create(pad_config())
+    writer.give_back()
+    with pytest.raises(RuntimeError):
+        with writer.write():
+            writer.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+            other_game = writer.create(pad_config())
+            raise RuntimeError("a later step fails")
+    writer.give_back()
+    assert other(store).load(game.id).version == 1  # the change was rolled back with the rest
+    with pytest.raises(GameNotFound):
+        other(store).load(other_game.id)
+    assert cache.lend(game.id, (2, game.created)) is None  # the rolled-back match was not kept
+    again = writer.load(game.id)
+    assert again.version == 1 and again.match.standing.totals == {"Ana": 0, "Ben": 0}
+    writer.close()

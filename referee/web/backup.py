@@ -195,26 +195,21 @@ def canonical_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
-    """Create every game and replay its events through the store; all or nothing."""
-    existing = {row["id"] for row in store.list_games()}
-    taken = [g["id"] for g in games if g["id"] in existing]
-    if taken:
-        raise ImportRefused(409, f"A game {taken[0]!r} already exists here: nothing was imported.")
-    written: list[str] = []
+    """Create every game and replay its events through the store, in one transaction: a
+    refusal, or a crash of the app half-way, leaves nothing of the import behind."""
     results: list[StoredGame] = []
-    try:
+    with store.write():
+        existing = {row["id"] for row in store.list_games()}
+        taken = [g["id"] for g in games if g["id"] in existing]
+        if taken:
+            raise ImportRefused(409, f"A game {taken[0]!r} already exists here: nothing was imported.")
         for game in games:
             stored = store.create(game["config"], pin_hash=game["pin_hash"], game_id=game["id"],
                                   created=game["created"] or game["events"][0]["created"])
-            written.append(stored.id)
             for event in game["events"][1:]:
                 stored = store.change(stored.id, event["kind"], event["payload"],
                                       expected_version=event["version"] - 1, stamp=event["created"])
             results.append(stored)
-    except BaseException:
-        for game_id in written:
-            store.delete(game_id)
-        raise
     return results
 
 
