@@ -28,7 +28,7 @@ from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import GAME_PREFIX, rules_for
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, full_set
-from referee.web import get_store
+from referee.web import csrf, get_store
 from referee.web.forms import ConfirmForm, NewGameForm, RedealForm, hand_text, hands_form_class, parse_hand
 from referee.web.service import PinRequired, PinThrottled, check_pin
 
@@ -173,7 +173,16 @@ def last_table() -> dict[str, Any] | None:
             "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else ""}
 
 
+# The two forms that take typing check their own CSRF token (form.validate_on_submit), so
+# that a stale page comes back with what was typed and a fresh token instead of an error page.
+STALE_NEW_GAME = _l("This page was too old to send (its security token expired): nothing was "
+                    "started; check the form below and send it again.")
+STALE_HANDS = _l("This page was too old to send (its security token expired): nothing was "
+                 "saved; check the entries below and save them again.")
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
+@csrf.exempt
 def new_game():
     form = NewGameForm()
     refusal: Refusal | None = None
@@ -209,7 +218,9 @@ def new_game():
                 response.set_cookie(LAST_TABLE_COOKIE, quote(json.dumps(remembered, ensure_ascii=False)),
                                     max_age=365 * 24 * 3600, samesite="Lax", httponly=False)
                 return response
-    status = 422 if refusal else 400 if form.errors else 200
+    elif "csrf_token" in form.errors:
+        refusal = Refusal(None, str(STALE_NEW_GAME))
+    status = 422 if refusal and "csrf_token" not in form.errors else 400 if form.errors else 200
     return render_template("new_game.html", form=translated(form), refusal=refusal,
                            defaults={k: v.default_set for k, v in GAMES.items()},
                            sets={k: list(v.sets) for k, v in GAMES.items()}), status
@@ -467,6 +478,7 @@ def round_or_404(match: Match, number: int) -> None:
 
 
 @bp.route("/games/<game_id>/rounds/<int:number>/hands", methods=["GET", "POST"])
+@csrf.exempt
 def hands(game_id: str, number: int):
     store = get_store()
     stored = store.load(game_id)
@@ -499,12 +511,14 @@ def hands(game_id: str, number: int):
         else:
             flash(_("Round %(number)s is booked.", number=number), "info")
             return redirect(url_for("pages.game", game_id=game_id), code=303)
+    elif "csrf_token" in form.errors:
+        refusal = Refusal(None, str(STALE_HANDS))
     else:
         refusal = Refusal(None, _("The form could not be read; please try again."))
     context = hands_context(stored, number)
     return render_template("hands.html", form=translated(form), refusal=refusal,
                            fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
-                           **context), 422 if refusal else 200
+                           **context), 400 if "csrf_token" in form.errors else 422 if refusal else 200
 
 
 # ----- scoresheet, rule book, redeal check ------------------------------------------------------

@@ -54,14 +54,17 @@ def test_pages_answer_with_a_page_of_the_app(client, method, path, status, title
 
 def test_a_stale_form_is_refused_with_a_page_and_nothing_is_saved(guarded):
     client = guarded.test_client()
-    before = client.get("/api/games").get_json()
-    response = client.post("/games/new", data={"game": "kozel", "players-0": "Ana", "players-1": "Ben"},
-                           headers={"Referer": "http://localhost/games/new"})
+    game = client.post("/api/games", json={"game": "kozel", "players": ["Ana", "Ben"], "mode": "scores"}).get_json()
+    client.post(f"/api/games/{game['id']}/rounds/1/hands", json={"hands": {"Ana": 0, "Ben": 20}})
+    before = client.get(f"/api/games/{game['id']}").get_json()
+    response = client.post(f"/games/{game['id']}/undo", data={"version": "2"},
+                           headers={"Referer": f"http://localhost/games/{game['id']}"})
     assert response.status_code == 400
     text = page_text(response)
     assert "This page is too old to send" in text and "nothing was saved" in text
-    assert '<a class="button primary" href="/games/new">' in response.get_data(as_text=True)  # back
-    assert client.get("/api/games").get_json() == before
+    html = response.get_data(as_text=True)
+    assert f'<a class="button primary" href="/games/{game["id"]}">' in html  # back to the game
+    assert client.get(f"/api/games/{game['id']}").get_json() == before
 
 
 def test_the_back_link_never_leaves_the_app(client):
@@ -107,3 +110,38 @@ def test_error_pages_speak_the_chosen_language(client, lang, title):
 def test_a_game_id_with_markup_is_shown_as_text(client):
     html = client.get("/games/%3Cscript%3Ealert(1)%3Cx/table").get_data(as_text=True)
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;x" in html
+
+
+def fresh_token(html: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def test_a_stale_hands_form_comes_back_with_what_was_typed(guarded):
+    client = guarded.test_client()
+    game = client.post("/api/games", json={"game": "mexican-train", "players": ["Ana", "Ben"],
+                                            "set": 9, "mode": "scores"}).get_json()
+    url = f"/games/{game['id']}/rounds/1/hands"
+    typed = {"version": "1", "p0": "0-0 5-9", "p1": "out", "csrf_token": "from-an-old-page"}
+    response = client.post(url, data=typed)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "too old to send" in page_text(response) and "nothing was saved" in page_text(response)
+    assert 'value="0-0 5-9"' in html and 'value="out"' in html  # nothing to type again
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
+    again = client.post(url, data={**typed, "csrf_token": fresh_token(html)})
+    assert again.status_code == 303
+    assert client.get(f"/api/games/{game['id']}").get_json()["totals"] == {"Ana": 64, "Ben": 0}
+
+
+def test_a_stale_new_game_form_comes_back_with_what_was_typed(guarded):
+    client = guarded.test_client()
+    typed = {"game": "kozel", "mode": "scores", "players-0": "Masha", "players-1": "Alex",
+             "players-2": "", "players-3": "", "start": "1", "csrf_token": "from-an-old-page"}
+    response = client.post("/games/new", data=typed)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "nothing was started" in page_text(response)
+    assert 'value="Masha"' in html and 'value="Alex"' in html
+    assert client.get("/api/games").get_json()["games"] == []
+    assert client.post("/games/new", data={**typed, "csrf_token": fresh_token(html)}).status_code == 303
+    assert [g["players"] for g in client.get("/api/games").get_json()["games"]] == [["Masha", "Alex"]]
