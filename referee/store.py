@@ -303,15 +303,16 @@ class Store:
         self._writing = True
         try:
             yield
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # (a failed COMMIT may have rolled back already)
+                conn.execute("ROLLBACK")
             for game_id in self._written:  # changed by steps that were rolled back with the rest
                 self._lent.pop(game_id, None)
             raise
         finally:
             self._writing = False
             self._written.clear()
-        conn.execute("COMMIT")
         if self.syncer is not None:
             self.syncer.nudge()
 

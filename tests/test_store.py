@@ -336,3 +336,17 @@ def test_writes_inside_a_larger_write_stand_or_fall_with_it(store):
     again = writer.load(game.id)
     assert again.version == 1 and again.match.standing.totals == {"Ana": 0, "Ben": 0}
     writer.close()
+
+
+def test_a_failed_commit_is_rolled_back_and_the_store_stays_usable(store):
+    import sqlite3
+    game = store.create(pad_config())
+    with pytest.raises(sqlite3.IntegrityError):
+        with store.write():
+            store.db.execute("PRAGMA defer_foreign_keys=ON")  # the check happens at COMMIT
+            store.db.execute("insert into events (game_id, version, kind, payload, created) "
+                             "values ('no-such-game', 1, 'create', '{}', 'now')")
+    assert not store.db.conn.in_transaction
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+    assert other(store).load(game.id).version == 2
+    assert store.db.execute("select count(*) from events where game_id = 'no-such-game'").fetchone()[0] == 0
