@@ -397,10 +397,10 @@ class Store:
         return [
             {"id": r["id"], "game": r["game"], "players": json.loads(r["players"]),
              "status": r["status"], "created": r["created"], "updated": r["updated"],
-             "version": r["version"], "mode": r["mode"]}
+             "version": r["version"], "mode": r["mode"], "protected": bool(r["pin_hash"])}
             for r in self.db.query(
-                "select id, game, mode, players, status, created, updated, version from games "
-                "order by updated desc, created desc")
+                "select id, game, mode, players, status, created, updated, version, pin_hash "
+                "from games order by updated desc, created desc")
         ]
 
     # ----- writing -------------------------------------------------------------------------

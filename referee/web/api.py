@@ -39,6 +39,7 @@ HTTP_MESSAGES = {
     405: "This address does not accept that method.",
     413: "The body is too large.",
     415: "Send the body as JSON (Content-Type: application/json).",
+    500: "The referee hit an internal error; nothing was changed.",
 }
 
 
@@ -53,27 +54,25 @@ def http_refusal(error: HTTPException) -> tuple[Response, int]:
 
 def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False) -> None:
     """Answer every refusal raised in ``blueprint`` the API's way: a 4xx with
-    ``{"error", "rule"}``. With ``api_paths_only``, HTTP errors of its pages (not under
-    /api/) get the app's error page."""
+    ``{"error", "rule"}``. With ``api_paths_only``, its HTTP errors are left to the app's
+    handler (referee.web.errors), which answers by path: JSON under /api/, a page elsewhere."""
     answers = {
         ApiError: lambda e: refusal(e.status, e.message, e.rule),
         RuleViolation: lambda e: refusal(422, e.message, e.rule_id),
         BadRequest: lambda e: refusal(400, e.message),
-        GameNotFound: lambda e: refusal(404, f"There is no game {e.args[0]!r}."),
+        GameNotFound: no_game_refusal,
         UnknownRound: lambda e: refusal(404, str(e)),
         VersionConflict: lambda e: refusal(409, str(e)),
         PinRequired: lambda e: refusal(403, e.message),
     }
     for kind, answer_with in answers.items():
         blueprint.register_error_handler(kind, answer_with)
+    if not api_paths_only:
+        blueprint.register_error_handler(HTTPException, http_refusal)
 
-    def http_error(error: HTTPException):
-        if api_paths_only and not request.path.startswith("/api/"):
-            from referee.web.errors import error_page
-            return error_page(error)
-        return http_refusal(error)
 
-    blueprint.register_error_handler(HTTPException, http_error)
+def no_game_refusal(error: GameNotFound) -> tuple[Response, int]:
+    return refusal(404, f"There is no game {error.args[0]!r}.")
 
 
 install_json_refusals(bp)
@@ -83,7 +82,7 @@ install_json_refusals(bp)
 def _crash(error: Exception):  # pragma: no cover - the safety net for the unforeseen
     from flask import current_app
     current_app.logger.exception("API error")
-    return refusal(500, "The referee hit an internal error; nothing was changed.")
+    return refusal(500, HTTP_MESSAGES[500])
 
 
 def json_body() -> Any:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException
 
 from referee.store import GameNotFound
 
@@ -63,18 +63,15 @@ def error_page(error: HTTPException):
 
 
 def init_errors(app: Flask) -> None:
-    from referee.web.api import http_refusal, refusal
+    from referee.web.api import http_refusal, no_game_refusal
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):
-        if request.path.startswith("/api/"):
-            if isinstance(error, InternalServerError):
-                return refusal(500, "The referee hit an internal error; nothing was changed.")
-            return http_refusal(error)
-        return error_page(error)
+        return http_refusal(error) if request.path.startswith("/api/") else error_page(error)
 
     @app.errorhandler(GameNotFound)
     def _no_game(error: GameNotFound):
         if request.path.startswith("/api/"):
-            return refusal(404, f"There is no game {error.args[0]!r}.")
-        return render_template("no_game.html", game_id=error.args[0] if error.args else ""), 404
+            return no_game_refusal(error)
+        return render_template("no_game.html", title=_("No such game"), back=None,
+                               game_id=error.args[0] if error.args else ""), 404

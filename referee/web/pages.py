@@ -220,7 +220,7 @@ def new_game():
                 return response
     elif "csrf_token" in form.errors:
         refusal = Refusal(None, str(STALE_NEW_GAME))
-    status = 422 if refusal and "csrf_token" not in form.errors else 400 if form.errors else 200
+    status = 400 if form.errors else 422 if refusal else 200
     return render_template("new_game.html", form=translated(form), refusal=refusal,
                            defaults={k: v.default_set for k, v in GAMES.items()},
                            sets={k: list(v.sets) for k, v in GAMES.items()}), status
