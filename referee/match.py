@@ -5,16 +5,28 @@ database or HTTP; every change goes through ``apply`` (an action) or ``enter_han
 hands left at the end of a round), which raise ``RuleViolation`` / ``BadRequest`` and
 leave the match unchanged when they refuse.
 """
+
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from referee.rules import GAMES
 from referee.rules.base import (
-    Action, GameRules, Phrase, RoundEnd, RoundEngine, RoundRecord, RoundSetup, Standing,
-    bad_request, phrase, refuse, tile_error_text,
+    Action,
+    GameRules,
+    Phrase,
+    RoundEnd,
+    RoundEngine,
+    RoundRecord,
+    RoundSetup,
+    Standing,
+    bad_request,
+    phrase,
+    refuse,
+    tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
 
@@ -53,7 +65,7 @@ class GameConfig:
         return GAMES[self.game]
 
     @classmethod
-    def from_json(cls, body: Any) -> "GameConfig":
+    def from_json(cls, body: Any) -> GameConfig:
         if not isinstance(body, Mapping):
             raise bad_request("The body must be a JSON object describing the game.")
         unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
@@ -65,14 +77,19 @@ class GameConfig:
         rules = GAMES[game]
         mode = body.get("mode", "referee")
         if mode not in MODES:
-            raise bad_request("'mode' must be \"referee\" or \"scores\".", field="mode")
+            raise bad_request('\'mode\' must be "referee" or "scores".', field="mode")
         highest = body.get("set", rules.default_set)
         if isinstance(highest, bool) or not isinstance(highest, int):
             raise bad_request("'set' must be a whole number: the highest pip of the set.", field="set")
         if highest not in rules.sets:
             allowed = listing([phrase("double-{highest}", highest=n) for n in rules.sets])
-            raise refuse(f"{rules.prefix}.players", "{game} is played with {sets}, not double-{highest}.",
-                         game=Phrase(rules.title), sets=allowed, highest=highest)
+            raise refuse(
+                f"{rules.prefix}.players",
+                "{game} is played with {sets}, not double-{highest}.",
+                game=Phrase(rules.title),
+                sets=allowed,
+                highest=highest,
+            )
         players = clean_player_names(body.get("players"), game)
         raw_options = body.get("options")
         if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
@@ -82,8 +99,13 @@ class GameConfig:
         return cls(game, mode, highest, players, options)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "mode": self.mode, "set": self.highest,
-                "players": list(self.players), "options": self.options.to_json()}
+        return {
+            "game": self.game,
+            "mode": self.mode,
+            "set": self.highest,
+            "players": list(self.players),
+            "options": self.options.to_json(),
+        }
 
 
 def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
@@ -101,19 +123,21 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
         if not name:
             raise bad_request("A player name cannot be empty.", field="players")
         if len(name) > NAME_MAX:
-            raise bad_request("A player name has at most {count} characters.", field="players",
-                              count=NAME_MAX)
+            raise bad_request(
+                "A player name has at most {count} characters.", field="players", count=NAME_MAX
+            )
         if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name if ch != "\u200d"):
-            raise bad_request("The name {name!r} contains control characters.", field="players",
-                              name=name)
+            raise bad_request("The name {name!r} contains control characters.", field="players", name=name)
         if "<" in name or ">" in name:
             raise bad_request("A player name may not contain '<' or '>'.", field="players")
         if game == "mexican-train" and name.casefold() == "mexican":
-            raise bad_request("\"mexican\" names the Mexican train: choose another player name.",
-                              field="players")
+            raise bad_request(
+                '"mexican" names the Mexican train: choose another player name.', field="players"
+            )
         if name.casefold() in seen:
-            raise bad_request("Two players are called {name!r}: names must be unique.", field="players",
-                              name=name)
+            raise bad_request(
+                "Two players are called {name!r}: names must be unique.", field="players", name=name
+            )
         seen.add(name.casefold())
         names.append(name)
     return tuple(names)
@@ -179,8 +203,13 @@ class Match:
             "turn": engine.turn() if engine and status == "playing" else None,
             "boneyard": engine.boneyard() if engine else None,
             "hands": engine.hand_sizes() if engine else None,
-            "end": (record.end.to_json() if record
-                    else engine.outcome().to_json() if engine and engine.outcome() else None),
+            "end": (
+                record.end.to_json()
+                if record
+                else engine.outcome().to_json()
+                if engine and engine.outcome()
+                else None
+            ),
         }
         if engine:
             round_state.update(engine.extra_state())
@@ -228,15 +257,23 @@ class Match:
         if self.finished:
             raise refuse(None, "This game is finished: nothing more can be played.")
         if not self.referee:
-            raise refuse(None, "This game is a score pad: enter the hands left after each round instead of plays.")
+            raise refuse(
+                None, "This game is a score pad: enter the hands left after each round instead of plays."
+            )
         for tile in (action.tile, action.on):
             if tile is not None and not tile.in_set(self.config.highest):
-                raise refuse("tiles", "There is no {tile} in a double-{highest} set.", tile=tile,
-                             highest=self.config.highest)
+                raise refuse(
+                    "tiles",
+                    "There is no {tile} in a double-{highest} set.",
+                    tile=tile,
+                    highest=self.config.highest,
+                )
         if self.round_status() != "playing":
             outcome = self.engine.outcome() if self.engine else None
-            raise refuse(END_RULE[self.config.game] if outcome else None,
-                         "This round is over: enter the hands left to score it.")
+            raise refuse(
+                END_RULE[self.config.game] if outcome else None,
+                "This round is over: enter the hands left to score it.",
+            )
         self.engine.apply(action)
         self.history.append(action)
 
@@ -281,8 +318,9 @@ class Match:
         record = self._record_from_hands(number, body["hands"])
         if not self.referee:
             self.entry_undo.append(list(self.rounds))
-        self.rounds = sorted([r for r in self.rounds if r.number != number] + [record],
-                             key=lambda r: r.number)
+        self.rounds = sorted(
+            [r for r in self.rounds if r.number != number] + [record], key=lambda r: r.number
+        )
         if self.referee and number == self.number and self.engine is not None:
             self.tables[number] = (self.engine.tiles_on_table(), self.engine.hand_sizes())
         self._after_booking()
@@ -298,8 +336,9 @@ class Match:
         hands = named
         missing = [p for p in players if p not in hands]
         if missing:
-            raise refuse(None, "The hand of {player} is missing: enter one for every player.",
-                         player=missing[0])
+            raise refuse(
+                None, "The hand of {player} is missing: enter one for every player.", player=missing[0]
+            )
         previous = next((r for r in self.rounds if r.number == number), None)
         live = number == self.number and previous is None
         if live and self.engine is not None and self.referee:
@@ -313,14 +352,19 @@ class Match:
         for name in players:
             value = hands[name]
             if isinstance(value, bool) or not isinstance(value, (int, list)):
-                raise bad_request("{player}'s hand must be a list of tiles or a number of points.",
-                                  field=name, player=name)
+                raise bad_request(
+                    "{player}'s hand must be a list of tiles or a number of points.", field=name, player=name
+                )
             if isinstance(value, int):
                 if value < 0:
                     raise bad_request("{player}'s points cannot be negative.", field=name, player=name)
                 if value > ceiling:
-                    raise bad_request("{points} points is more than a whole double-{highest} set holds.",
-                                      field=name, points=value, highest=config.highest)
+                    raise bad_request(
+                        "{points} points is more than a whole double-{highest} set holds.",
+                        field=name,
+                        points=value,
+                        highest=config.highest,
+                    )
                 points[name], entries[name] = value, value
                 continue
             tiles = []
@@ -328,25 +372,49 @@ class Match:
                 try:
                     tile = Tile.parse(text)
                 except TileError as error:
-                    raise bad_request("{player}'s hand: {error}", field=name, player=name,
-                                      error=tile_error_text(error)) from None
+                    raise bad_request(
+                        "{player}'s hand: {error}", field=name, player=name, error=tile_error_text(error)
+                    ) from None
                 if not tile.in_set(config.highest):
-                    raise refuse("tiles", "There is no {tile} in a double-{highest} set ({player}'s hand).",
-                                 tile=tile, highest=config.highest, player=name)
+                    raise refuse(
+                        "tiles",
+                        "There is no {tile} in a double-{highest} set ({player}'s hand).",
+                        tile=tile,
+                        highest=config.highest,
+                        player=name,
+                    )
                 if tile in on_table:
-                    raise refuse("unique", "{tile} is already on the table, so it cannot be in {player}'s hand.",
-                                 tile=tile, player=name)
+                    raise refuse(
+                        "unique",
+                        "{tile} is already on the table, so it cannot be in {player}'s hand.",
+                        tile=tile,
+                        player=name,
+                    )
                 if tile in seen:
                     if seen[tile] == name:
-                        raise refuse("unique", "{tile} is entered twice in {player}'s hand: each tile "
-                                     "exists once.", tile=tile, player=name)
-                    raise refuse("unique", "{tile} is entered in both {other}'s and {player}'s hands: "
-                                 "each tile exists once.", tile=tile, other=seen[tile], player=name)
+                        raise refuse(
+                            "unique",
+                            "{tile} is entered twice in {player}'s hand: each tile exists once.",
+                            tile=tile,
+                            player=name,
+                        )
+                    raise refuse(
+                        "unique",
+                        "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
+                        tile=tile,
+                        other=seen[tile],
+                        player=name,
+                    )
                 seen[tile] = name
                 tiles.append(tile)
             if name in sizes and len(tiles) != sizes[name]:
-                raise refuse("hidden", "{player} holds {count} tiles by the log, but {entered} were entered.",
-                             player=name, count=sizes[name], entered=len(tiles))
+                raise refuse(
+                    "hidden",
+                    "{player} holds {count} tiles by the log, but {entered} were entered.",
+                    player=name,
+                    count=sizes[name],
+                    entered=len(tiles),
+                )
             points[name] = self.rules.hand_points(tiles, config.options)
             entries[name] = [str(t) for t in tiles]
         # An empty list is a hand that went out; a typed 0 is one too in Kozel (API.md), but
@@ -358,13 +426,21 @@ class Match:
             emptied, zeros = emptied + zeros, []
         end_rule = END_RULE[config.game]
         if len(emptied) > 1:
-            raise refuse(end_rule, "Only one player can go out in a round, but {first} and {second} have "
-                         "empty hands.", first=emptied[0], second=emptied[1])
+            raise refuse(
+                end_rule,
+                "Only one player can go out in a round, but {first} and {second} have empty hands.",
+                first=emptied[0],
+                second=emptied[1],
+            )
         out = emptied[0] if emptied else zeros[0] if len(zeros) == 1 else None
         end = self._round_end(number, previous, out)
         if end.reason == "fish" and emptied:
-            raise refuse("kz.fish", "{fisher} made the fish, so nobody went out: {player}'s hand "
-                         "cannot be empty (0).", fisher=end.player, player=emptied[0])
+            raise refuse(
+                "kz.fish",
+                "{fisher} made the fish, so nobody went out: {player}'s hand cannot be empty (0).",
+                fisher=end.player,
+                player=emptied[0],
+            )
         if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
             raise refuse(end_rule, "{player} went out, so their hand must be empty.", player=end.player)
         double = self.rules.round_double(number, config.highest, config.options)
@@ -374,7 +450,13 @@ class Match:
         """How the round ended: what the referee saw, else what the hands say."""
         if previous is not None and previous.end.reason in ("domino", "blocked", "fish") and self.referee:
             return previous.end
-        if previous is None and self.referee and number == self.number and self.engine and self.engine.outcome():
+        if (
+            previous is None
+            and self.referee
+            and number == self.number
+            and self.engine
+            and self.engine.outcome()
+        ):
             return self.engine.outcome()
         if self.config.game == "kozel" and not self.referee:
             return RoundEnd("domino", empty) if empty else RoundEnd("fish", None)
@@ -399,8 +481,9 @@ class Match:
 
     def _start_round(self) -> None:
         config = self.config
-        self.setup = self.rules.round_setup(self.number, config.players, config.highest,
-                                            config.options, self.rounds)
+        self.setup = self.rules.round_setup(
+            self.number, config.players, config.highest, config.options, self.rounds
+        )
         self.history = []
         self.engine = self.rules.Round(self.setup) if self.referee else None
 

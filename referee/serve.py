@@ -1,4 +1,5 @@
 """Serve the app with waitress: ``python -m referee.serve [--lan] [--port N]``."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,7 +24,9 @@ def lan_address() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve Domino Referee.")
-    parser.add_argument("--lan", action="store_true", help="serve to the local network, not just this machine")
+    parser.add_argument(
+        "--lan", action="store_true", help="serve to the local network, not just this machine"
+    )
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args(argv)
@@ -33,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Domino Referee: open {url}", flush=True)
     if args.lan:
         import segno
+
         segno.make(url, error="m").terminal(compact=True)
         print("Scan the code with a tablet or phone on the same Wi-Fi.", flush=True)
     serve(app, host=host, port=args.port, threads=args.threads, ident="domino-referee")

@@ -11,11 +11,12 @@ games and passes them in. Conventions, the same for all three games (lower is be
 - one person plays under one name: names are matched case-insensitively (``Ana`` = ``ana``),
   shown as last written.
 """
+
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from referee.match import Match
 
@@ -74,9 +75,20 @@ def summarize(game_id: str, created: str, match: Match) -> GameSummary:
         winners = tuple(standing.winners) if standing.finished else ()
         order = {p: (0 if p in winners else 1, totals[p]) for p in players}
     rounds = tuple((r.number, {p: int(r.points.get(p, 0)) for p in players}) for r in match.rounds)
-    return GameSummary(game_id, match.config.game, created, players, bool(standing.finished), totals,
-                       rounds, winners, order, dict(rating) if rating else None,
-                       tuple(extra.get("goats", ())), extra.get("left"))
+    return GameSummary(
+        game_id,
+        match.config.game,
+        created,
+        players,
+        bool(standing.finished),
+        totals,
+        rounds,
+        winners,
+        order,
+        dict(rating) if rating else None,
+        tuple(extra.get("goats", ())),
+        extra.get("left"),
+    )
 
 
 @dataclass(slots=True)
@@ -132,8 +144,9 @@ def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[
     """Every player's record (keyed by ``player_key``), optionally for one kind of game.
 
     Games are taken newest first for the names shown; pass them in any order."""
-    chosen = sorted((g for g in games if game is None or g.game == game),
-                    key=lambda g: (g.created, g.id), reverse=True)
+    chosen = sorted(
+        (g for g in games if game is None or g.game == game), key=lambda g: (g.created, g.id), reverse=True
+    )
     stats: dict[str, PlayerStats] = {}
     display: dict[str, str] = {}
     for summary in chosen:
@@ -147,8 +160,18 @@ def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[
             record.last_played = max(record.last_played, summary.created)
             won = summary.finished and name in summary.winners
             place = summary.place(name) if summary.finished else None
-            record.history.append(GameLine(summary.id, summary.game, summary.created, summary.finished,
-                                           summary.totals[name], place, won, summary.players))
+            record.history.append(
+                GameLine(
+                    summary.id,
+                    summary.game,
+                    summary.created,
+                    summary.finished,
+                    summary.totals[name],
+                    place,
+                    won,
+                    summary.players,
+                )
+            )
             for number, points in summary.rounds:
                 value = points[name]
                 record.rounds += 1

@@ -8,6 +8,7 @@ games in memory (``MatchCache``), so the usual request neither unpickles nor rep
 snapshot that cannot be read (an older format, a damaged row) is rebuilt from the events,
 so neither snapshot nor cache ever decides anything on its own.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,10 +18,11 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -42,13 +44,33 @@ migrations = Migrations("referee")
 
 @migrations()
 def m001_games_and_events(db: Database) -> None:
-    db["games"].create({
-        "id": str, "game": str, "mode": str, "players": str, "status": str, "created": str,
-        "updated": str, "version": int, "snapshot": bytes, "snapshot_format": int,
-    }, pk="id")
-    db["events"].create({
-        "id": int, "game_id": str, "version": int, "kind": str, "payload": str, "created": str,
-    }, pk="id", foreign_keys=[("game_id", "games", "id")])
+    db["games"].create(
+        {
+            "id": str,
+            "game": str,
+            "mode": str,
+            "players": str,
+            "status": str,
+            "created": str,
+            "updated": str,
+            "version": int,
+            "snapshot": bytes,
+            "snapshot_format": int,
+        },
+        pk="id",
+    )
+    db["events"].create(
+        {
+            "id": int,
+            "game_id": str,
+            "version": int,
+            "kind": str,
+            "payload": str,
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+    )
     db["events"].create_index(["game_id", "version"], unique=True)
 
 
@@ -104,7 +126,7 @@ class StoredGame:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
@@ -230,13 +252,13 @@ class StorePool:
         self._lock = threading.Lock()
         self._idle: list[Store] = []
 
-    def acquire(self) -> "Store":
+    def acquire(self) -> Store:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
         return Store(self.path, cache=self.cache, syncer=self.syncer)
 
-    def release(self, store: "Store") -> None:
+    def release(self, store: Store) -> None:
         store.give_back()
         if store.db.conn.in_transaction:  # cannot happen through Store.write; never reuse one
             store.close()
@@ -259,8 +281,7 @@ class StorePool:
 class Store:
     """The games of one database file, used by one request (or one script) at a time."""
 
-    def __init__(self, path: str, cache: MatchCache | None = None,
-                 syncer: WalSyncer | None = None) -> None:
+    def __init__(self, path: str, cache: MatchCache | None = None, syncer: WalSyncer | None = None) -> None:
         self.path = path
         self.cache = cache
         self.syncer = syncer
@@ -271,7 +292,9 @@ class Store:
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
         # Without a syncer (scripts, tests) every commit is synced; with one, see WalSyncer.
-        self.db.execute("PRAGMA synchronous=NORMAL" if syncer or path == ":memory:" else "PRAGMA synchronous=FULL")
+        self.db.execute(
+            "PRAGMA synchronous=NORMAL" if syncer or path == ":memory:" else "PRAGMA synchronous=FULL"
+        )
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
 
@@ -334,9 +357,11 @@ class Store:
     # ----- reading -------------------------------------------------------------------------
 
     def _row(self, game_id: str) -> dict[str, Any]:
-        rows = list(self.db.query(
-            "select id, created, version, pin_hash, snapshot_version from games where id = ?",
-            [game_id]))
+        rows = list(
+            self.db.query(
+                "select id, created, version, pin_hash, snapshot_version from games where id = ?", [game_id]
+            )
+        )
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
@@ -361,9 +386,12 @@ class Store:
     def _rebuild(self, game_id: str, row: dict[str, Any]) -> Match:
         """The match from its newest snapshot and the few events after it, or, when the
         snapshot cannot be read, from the whole log."""
-        snapshot = next(self.db.query(
-            "select snapshot, snapshot_format from games where id = ?", [game_id]))
-        if snapshot["snapshot_format"] == SNAPSHOT_FORMAT and snapshot["snapshot"] and row["snapshot_version"]:
+        snapshot = next(self.db.query("select snapshot, snapshot_format from games where id = ?", [game_id]))
+        if (
+            snapshot["snapshot_format"] == SNAPSHOT_FORMAT
+            and snapshot["snapshot"]
+            and row["snapshot_version"]
+        ):
             try:
                 match = pickle.loads(snapshot["snapshot"])
             except Exception:  # a damaged or outdated snapshot is only a cache: rebuild it
@@ -375,10 +403,14 @@ class Store:
         return self.replay(game_id)
 
     def _events_after(self, game_id: str, version: int) -> list[Event]:
-        return [Event(r["version"], r["kind"], json.loads(r["payload"]), r["created"])
-                for r in self.db.query(
-                    "select version, kind, payload, created from events "
-                    "where game_id = ? and version > ? order by version", [game_id, version])]
+        return [
+            Event(r["version"], r["kind"], json.loads(r["payload"]), r["created"])
+            for r in self.db.query(
+                "select version, kind, payload, created from events "
+                "where game_id = ? and version > ? order by version",
+                [game_id, version],
+            )
+        ]
 
     def events(self, game_id: str) -> list[Event]:
         with self.read():
@@ -395,37 +427,65 @@ class Store:
 
     def list_games(self) -> list[dict[str, Any]]:
         return [
-            {"id": r["id"], "game": r["game"], "players": json.loads(r["players"]),
-             "status": r["status"], "created": r["created"], "updated": r["updated"],
-             "version": r["version"], "mode": r["mode"], "protected": bool(r["pin_hash"])}
+            {
+                "id": r["id"],
+                "game": r["game"],
+                "players": json.loads(r["players"]),
+                "status": r["status"],
+                "created": r["created"],
+                "updated": r["updated"],
+                "version": r["version"],
+                "mode": r["mode"],
+                "protected": bool(r["pin_hash"]),
+            }
             for r in self.db.query(
                 "select id, game, mode, players, status, created, updated, version, pin_hash "
-                "from games order by updated desc, created desc")
+                "from games order by updated desc, created desc"
+            )
         ]
 
     # ----- writing -------------------------------------------------------------------------
 
-    def create(self, config: GameConfig, pin_hash: str | None = None,
-               game_id: str | None = None, created: str | None = None) -> StoredGame:
+    def create(
+        self,
+        config: GameConfig,
+        pin_hash: str | None = None,
+        game_id: str | None = None,
+        created: str | None = None,
+    ) -> StoredGame:
         match = Match(config)
         game_id = game_id or secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
         stamp = created or now()
         with self.write():
-            self.db["games"].insert({
-                "id": game_id, "game": config.game, "mode": config.mode,
-                "players": json.dumps(list(config.players), ensure_ascii=False),
-                "status": "playing", "created": stamp, "updated": stamp, "version": 1,
-                "snapshot": snapshot_bytes(match),
-                "snapshot_format": SNAPSHOT_FORMAT, "pin_hash": pin_hash, "snapshot_version": 1,
-            })
+            self.db["games"].insert(
+                {
+                    "id": game_id,
+                    "game": config.game,
+                    "mode": config.mode,
+                    "players": json.dumps(list(config.players), ensure_ascii=False),
+                    "status": "playing",
+                    "created": stamp,
+                    "updated": stamp,
+                    "version": 1,
+                    "snapshot": snapshot_bytes(match),
+                    "snapshot_format": SNAPSHOT_FORMAT,
+                    "pin_hash": pin_hash,
+                    "snapshot_version": 1,
+                }
+            )
             self._append(game_id, 1, "create", config.to_json(), stamp)
         self._keep_lent(game_id, (1, stamp), match)
         return StoredGame(game_id, stamp, 1, match, pin_hash)
 
-    def change(self, game_id: str, kind: str, payload: dict[str, Any],
-               expected_version: int | None = None,
-               guard: Callable[[StoredGame], None] | None = None,
-               stamp: str | None = None) -> StoredGame:
+    def change(
+        self,
+        game_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        expected_version: int | None = None,
+        guard: Callable[[StoredGame], None] | None = None,
+        stamp: str | None = None,
+    ) -> StoredGame:
         """Apply one change (an action or a hands entry) and log it, all or nothing.
 
         ``stamp`` is the event's time when it is not now (a backup being imported)."""
@@ -448,12 +508,21 @@ class Store:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ?, snapshot = ?, "
                     "snapshot_format = ?, snapshot_version = ? where id = ?",
-                    [game.version, "finished" if finished else "playing", stamp,
-                     snapshot_bytes(game.match), SNAPSHOT_FORMAT, game.version, game_id])
+                    [
+                        game.version,
+                        "finished" if finished else "playing",
+                        stamp,
+                        snapshot_bytes(game.match),
+                        SNAPSHOT_FORMAT,
+                        game.version,
+                        game_id,
+                    ],
+                )
             else:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ? where id = ?",
-                    [game.version, "playing", stamp, game_id])
+                    [game.version, "playing", stamp, game_id],
+                )
         self._keep_lent(game_id, (game.version, game.created), game.match)
         return game
 
@@ -481,8 +550,9 @@ class Store:
 
     def pin_failures_since(self, game_id: str, since: float) -> int:
         """Wrong table PINs given for ``game_id`` at ``since`` (seconds since the epoch) or later."""
-        return self.db.execute("select count(*) from pin_failures where game_id = ? and at >= ?",
-                               [game_id, since]).fetchone()[0]
+        return self.db.execute(
+            "select count(*) from pin_failures where game_id = ? and at >= ?", [game_id, since]
+        ).fetchone()[0]
 
     def record_pin_failure(self, game_id: str, at: float, forget_before: float) -> None:
         """Note a wrong PIN; failures older than ``forget_before`` no longer matter."""
@@ -493,4 +563,5 @@ class Store:
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(
             "insert into events (game_id, version, kind, payload, created) values (?, ?, ?, ?, ?)",
-            [game_id, version, kind, json.dumps(payload, ensure_ascii=False), stamp])
+            [game_id, version, kind, json.dumps(payload, ensure_ascii=False), stamp],
+        )

@@ -3,10 +3,11 @@
 A tile is an unordered pair of pip values (rule `tiles`): ``Tile(12, 5) == Tile(5, 12)``.
 The canonical text form puts the smaller half first: ``"5-12"``.
 """
+
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 SET_SIZES = (6, 9, 12, 15, 18)
@@ -18,10 +19,10 @@ class TileError(ValueError):
 
     def __init__(self, text: object, reason: str = "") -> None:
         self.text = text
-        super().__init__(reason or f"{text!r} is not a tile: write it as two numbers like \"5-12\".")
+        super().__init__(reason or f'{text!r} is not a tile: write it as two numbers like "5-12".')
 
 
-_INTERNED: dict[tuple[int, int], "Tile"] = {}
+_INTERNED: dict[tuple[int, int], Tile] = {}
 _TEXT: dict[tuple[int, int], str] = {}  # every state lists its tiles as text: written once
 
 
@@ -33,7 +34,7 @@ class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
 
     __slots__ = ()
 
-    def __new__(cls, a: int, b: int) -> "Tile":
+    def __new__(cls, a: int, b: int) -> Tile:
         if type(a) is not int or type(b) is not int or a < 0 or b < 0:
             raise TileError(f"{a}-{b}")
         halves = (a, b) if a <= b else (b, a)
@@ -46,7 +47,7 @@ class Tile(NamedTuple("_Halves", [("low", int), ("high", int)])):
         return tile
 
     @classmethod
-    def parse(cls, text: object) -> "Tile":
+    def parse(cls, text: object) -> Tile:
         if isinstance(text, Tile):
             return text
         if not isinstance(text, str):
@@ -91,7 +92,7 @@ def _parse_text(text: str) -> Tile:
     return Tile(int(match.group(1)), int(match.group(2)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def full_set(highest: int) -> tuple[Tile, ...]:
     """Every tile of a double-``highest`` set, ordered (0-0, 0-1, …, highest-highest)."""
     if highest not in SET_SIZES:

@@ -8,6 +8,7 @@
 
 Uses Babel's API only (no pybabel executable needed). Exit status 1 on a problem.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,19 +20,43 @@ sys.path.insert(0, str(ROOT))
 
 TRANSLATIONS = ROOT / "referee" / "translations"
 POT = TRANSLATIONS / "messages.pot"
-KEYWORDS = ["refuse:2", "phrase:1", "bad_request:1", "N_", "_l", "lazy_gettext", "gettext", "ngettext:1,2", "_",
-            "pgettext:1c,2"]
+KEYWORDS = [
+    "refuse:2",
+    "phrase:1",
+    "bad_request:1",
+    "N_",
+    "_l",
+    "lazy_gettext",
+    "gettext",
+    "ngettext:1,2",
+    "_",
+    "pgettext:1c,2",
+]
 
 
 def extract() -> None:
     """pybabel extract (babel.cfg: referee/ Python, form labels, templates/) + update."""
     from babel.messages.frontend import CommandLineInterface
-    args = ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "--no-default-keywords",
-            "--sort-by-file", "--project", "domino-referee", "--add-comments", "TRANSLATORS:",
-            "-o", str(POT)]
+
+    args = [
+        "pybabel",
+        "-q",
+        "extract",
+        "-F",
+        str(ROOT / "babel.cfg"),
+        "--no-default-keywords",
+        "--sort-by-file",
+        "--project",
+        "domino-referee",
+        "--add-comments",
+        "TRANSLATORS:",
+        "-o",
+        str(POT),
+    ]
     for keyword in KEYWORDS:
         args += ["-k", keyword]
     import os
+
     here = os.getcwd()
     os.chdir(ROOT)  # locations in the .pot relative to the repository
     try:
@@ -41,19 +66,23 @@ def extract() -> None:
     for lang in ("hi", "pa", "hu"):
         po = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
         command = "update" if po.exists() else "init"
-        CommandLineInterface().run(["pybabel", "-q", command, "-i", str(POT), "-d",
-                                    str(TRANSLATIONS), "-l", lang, "--no-wrap"]
-                                   + (["--ignore-obsolete", "--no-fuzzy-matching"] if command == "update" else []))
+        CommandLineInterface().run(
+            ["pybabel", "-q", command, "-i", str(POT), "-d", str(TRANSLATIONS), "-l", lang, "--no-wrap"]
+            + (["--ignore-obsolete", "--no-fuzzy-matching"] if command == "update" else [])
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail on fuzzy or untranslated messages")
-    parser.add_argument("--extract", action="store_true", help="re-extract messages.pot and update the .po files")
+    parser.add_argument(
+        "--extract", action="store_true", help="re-extract messages.pot and update the .po files"
+    )
     options = parser.parse_args()
     if options.extract:
         extract()
     from referee.web.i18n import compile_catalogs
+
     try:
         written = compile_catalogs(TRANSLATIONS, strict=options.check)
     except ValueError as error:

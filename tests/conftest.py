@@ -1,34 +1,48 @@
 """Fixtures: an app on a temporary database, its client, a served app, and Chromium."""
+
 from __future__ import annotations
 
 import os
 import socket
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from referee.web import create_app
 
-settings.register_profile("ci", max_examples=40, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=1000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "referee.db"),
-                      "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "referee.db"),
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     yield app
 
 
@@ -82,6 +96,7 @@ def free_port() -> int:
 class LiveServer:
     def __init__(self, app) -> None:
         from waitress.server import create_server
+
         self.app = app
         # Port 0: the kernel picks a free port at bind time, so parallel servers never race.
         self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
@@ -98,6 +113,7 @@ class LiveServer:
 
     def stop(self) -> None:
         from waitress import wasyncore
+
         self._stopping.set()
         self.server.pull_trigger()
         self.thread.join(timeout=5)
@@ -109,8 +125,7 @@ class LiveServer:
 @pytest.fixture
 def live_app(tmp_path):
     """An app with CSRF on, as served to real browsers."""
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.db"),
-                       "SECRET_KEY": "live-secret"})
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.db"), "SECRET_KEY": "live-secret"})
 
 
 @pytest.fixture
@@ -134,11 +149,18 @@ def browser():
 @contextmanager
 def guarded_page(browser, live_server, **context_options):
     """A tablet-sized page (1024×768) that fails the test on any request outside the app."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=live_server.url,
-                                  **context_options)
+    context = browser.new_context(
+        viewport={"width": 1024, "height": 768}, base_url=live_server.url, **context_options
+    )
     outside: list[str] = []
-    context.on("request", lambda request: outside.append(request.url)
-               if not request.url.startswith((live_server.url, "data:", "blob:")) else None)
+    context.on(
+        "request",
+        lambda request: (
+            outside.append(request.url)
+            if not request.url.startswith((live_server.url, "data:", "blob:"))
+            else None
+        ),
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
@@ -154,8 +176,9 @@ def page(browser, live_server):
 
 @pytest.fixture
 def phone(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server.url,
-                                  is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=live_server.url, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page

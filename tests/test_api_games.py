@@ -1,4 +1,5 @@
 """The API's game creation, score pad, corrections and refusals (API.md, mt.players …)."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,11 +8,31 @@ PLAYERS3 = ["Ana", "Ben", "Caro"]
 
 
 def test_create_answers_201_with_the_documented_state(api):
-    status, data = api.post("/api/games", {"game": "mexican-train", "players": PLAYERS3, "set": 12,
-                                           "mode": "referee", "options": {"double_blank": 50}})
+    status, data = api.post(
+        "/api/games",
+        {
+            "game": "mexican-train",
+            "players": PLAYERS3,
+            "set": 12,
+            "mode": "referee",
+            "options": {"double_blank": 50},
+        },
+    )
     assert status == 201
-    for key in ("id", "game", "mode", "set", "players", "options", "version", "status", "round",
-                "rounds", "totals", "winners"):
+    for key in (
+        "id",
+        "game",
+        "mode",
+        "set",
+        "players",
+        "options",
+        "version",
+        "status",
+        "round",
+        "rounds",
+        "totals",
+        "winners",
+    ):
         assert key in data
     assert data["status"] == "playing" and data["version"] == 1
     assert data["round"]["number"] == 1 and data["round"]["double"] == "12-12"
@@ -28,20 +49,30 @@ def test_set_defaults(api, game, default_set):
     assert data["set"] == default_set and data["mode"] == "referee"
 
 
-@pytest.mark.parametrize("body, rule", [
-    ({"game": "mexican-train", "players": ["A", "B", "C", "D", "E"], "set": 9}, "mt.players"),
-    ({"game": "mexican-train", "players": [f"P{i}" for i in range(9)], "set": 12}, "mt.players"),
-    ({"game": "mexican-train", "players": ["A", "B"], "set": 15}, "mt.players"),
-    ({"game": "mexican-train", "players": ["A"], "set": 12}, "mt.players"),
-    ({"game": "mexican-train", "players": ["A", "B", "C", "D", "E", "F"], "set": 9,
-      "options": {"hand_size": 10}}, "mt.deal"),
-    ({"game": "mexican-train", "players": ["A", "B"], "set": 6}, "mt.players"),
-    ({"game": "kozel", "players": ["A", "B"], "set": 9}, "kz.players"),
-    ({"game": "kozel", "players": ["A", "B", "C", "D", "E"]}, "kz.players"),
-    ({"game": "kozel", "players": ["A"]}, "kz.players"),
-    ({"game": "chicken-foot", "players": [f"P{i}" for i in range(8)], "set": 9}, "cf.players"),
-    ({"game": "chicken-foot", "players": ["A"], "set": 9}, "cf.players"),
-])
+@pytest.mark.parametrize(
+    "body, rule",
+    [
+        ({"game": "mexican-train", "players": ["A", "B", "C", "D", "E"], "set": 9}, "mt.players"),
+        ({"game": "mexican-train", "players": [f"P{i}" for i in range(9)], "set": 12}, "mt.players"),
+        ({"game": "mexican-train", "players": ["A", "B"], "set": 15}, "mt.players"),
+        ({"game": "mexican-train", "players": ["A"], "set": 12}, "mt.players"),
+        (
+            {
+                "game": "mexican-train",
+                "players": ["A", "B", "C", "D", "E", "F"],
+                "set": 9,
+                "options": {"hand_size": 10},
+            },
+            "mt.deal",
+        ),
+        ({"game": "mexican-train", "players": ["A", "B"], "set": 6}, "mt.players"),
+        ({"game": "kozel", "players": ["A", "B"], "set": 9}, "kz.players"),
+        ({"game": "kozel", "players": ["A", "B", "C", "D", "E"]}, "kz.players"),
+        ({"game": "kozel", "players": ["A"]}, "kz.players"),
+        ({"game": "chicken-foot", "players": [f"P{i}" for i in range(8)], "set": 9}, "cf.players"),
+        ({"game": "chicken-foot", "players": ["A"], "set": 9}, "cf.players"),
+    ],
+)
 def test_tables_the_rules_refuse(api, body, rule):
     status, data = api.post("/api/games", body)
     assert status == 422, data
@@ -49,13 +80,21 @@ def test_tables_the_rules_refuse(api, body, rule):
     assert api.get("/api/games")[1]["games"] == []
 
 
-@pytest.mark.parametrize("body", [
-    {"game": "mexican-train", "players": ["A", "B", "C", "D", "E"], "set": 9, "options": {"hand_size": 8}},
-    {"game": "mexican-train", "players": [f"P{i}" for i in range(12)], "set": 18},
-    {"game": "mexican-train", "players": [f"P{i}" for i in range(9)], "set": 15},
-    {"game": "chicken-foot", "players": [f"P{i}" for i in range(7)], "set": 9},
-    {"game": "kozel", "players": ["A", "B", "C", "D"]},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {
+            "game": "mexican-train",
+            "players": ["A", "B", "C", "D", "E"],
+            "set": 9,
+            "options": {"hand_size": 8},
+        },
+        {"game": "mexican-train", "players": [f"P{i}" for i in range(12)], "set": 18},
+        {"game": "mexican-train", "players": [f"P{i}" for i in range(9)], "set": 15},
+        {"game": "chicken-foot", "players": [f"P{i}" for i in range(7)], "set": 9},
+        {"game": "kozel", "players": ["A", "B", "C", "D"]},
+    ],
+)
 def test_tables_the_rules_allow(api, body):
     assert api.post("/api/games", body)[0] == 201
 
@@ -66,19 +105,29 @@ def test_big_set_default_hand_is_eleven(api):
     assert data["round"]["boneyard"] == 136 - 1 - 99
 
 
-@pytest.mark.parametrize("body", [
-    [], "x", {"players": ["A", "B"]}, {"game": "poker", "players": ["A", "B"]},
-    {"game": "kozel", "players": "A,B"}, {"game": "kozel", "players": ["A", 3]},
-    {"game": "kozel", "players": ["A", ""]}, {"game": "kozel", "players": ["A", "a" * 41]},
-    {"game": "kozel", "players": ["A", "A"]}, {"game": "kozel", "players": ["A", "<script>alert(1)</script>"]},
-    {"game": "kozel", "players": ["A", "B"], "set": "6"}, {"game": "kozel", "players": ["A", "B"], "mode": "x"},
-    {"game": "kozel", "players": ["A", "B"], "options": {"colour": 1}},
-    {"game": "kozel", "players": ["A", "B"], "options": {"fish": "some"}},
-    {"game": "mexican-train", "players": ["A", "B"], "options": {"double_blank": 10}},
-    {"game": "mexican-train", "players": ["A", "B"], "options": {"first_double": 3, "last_double": 5}},
-    {"game": "mexican-train", "players": ["A", "mexican"]},
-    {"game": "kozel", "players": ["A", "B"], "extra": True},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        [],
+        "x",
+        {"players": ["A", "B"]},
+        {"game": "poker", "players": ["A", "B"]},
+        {"game": "kozel", "players": "A,B"},
+        {"game": "kozel", "players": ["A", 3]},
+        {"game": "kozel", "players": ["A", ""]},
+        {"game": "kozel", "players": ["A", "a" * 41]},
+        {"game": "kozel", "players": ["A", "A"]},
+        {"game": "kozel", "players": ["A", "<script>alert(1)</script>"]},
+        {"game": "kozel", "players": ["A", "B"], "set": "6"},
+        {"game": "kozel", "players": ["A", "B"], "mode": "x"},
+        {"game": "kozel", "players": ["A", "B"], "options": {"colour": 1}},
+        {"game": "kozel", "players": ["A", "B"], "options": {"fish": "some"}},
+        {"game": "mexican-train", "players": ["A", "B"], "options": {"double_blank": 10}},
+        {"game": "mexican-train", "players": ["A", "B"], "options": {"first_double": 3, "last_double": 5}},
+        {"game": "mexican-train", "players": ["A", "mexican"]},
+        {"game": "kozel", "players": ["A", "B"], "extra": True},
+    ],
+)
 def test_malformed_creations_are_400_and_create_nothing(api, body):
     status, data = api.post("/api/games", body)
     assert status == 400, data
@@ -94,7 +143,12 @@ def test_names_in_any_script_are_kept(api):
 
 
 def test_not_json_and_broken_json(client):
-    assert client.post("/api/games", data="game=kozel", content_type="application/x-www-form-urlencoded").status_code == 415
+    assert (
+        client.post(
+            "/api/games", data="game=kozel", content_type="application/x-www-form-urlencoded"
+        ).status_code
+        == 415
+    )
     response = client.post("/api/games", data="{nope", content_type="application/json")
     assert response.status_code == 400 and response.get_json()["rule"] is None
     huge = '{"game": "kozel", "players": ["' + "a" * 70_000 + '"]}'
@@ -117,8 +171,14 @@ def test_score_pad_round_applies_double_blank_and_books_totals(api):
     assert game["round"]["status"] == "scoring"
     status, data = api.hands(game["id"], 1, {"Ana": [], "Ben": ["0-0", "5-6"], "Caro": 17})
     assert status == 200, data
-    assert data["rounds"] == [{"number": 1, "double": "9-9", "points": {"Ana": 0, "Ben": 61, "Caro": 17},
-                               "end": {"reason": "table", "player": "Ana"}}]
+    assert data["rounds"] == [
+        {
+            "number": 1,
+            "double": "9-9",
+            "points": {"Ana": 0, "Ben": 61, "Caro": 17},
+            "end": {"reason": "table", "player": "Ana"},
+        }
+    ]
     assert data["totals"] == {"Ana": 0, "Ben": 61, "Caro": 17}
     assert data["round"]["number"] == 2 and data["round"]["double"] == "8-8"
     assert data["version"] == 2
@@ -131,19 +191,22 @@ def test_double_blank_option(api, double_blank, expected):
     assert data["totals"]["Ben"] == expected
 
 
-@pytest.mark.parametrize("hands, status, rule", [
-    ({"Ana": [], "Ben": ["5-6", "6-5"], "Caro": 3}, 422, "unique"),
-    ({"Ana": ["1-2"], "Ben": ["2-1"], "Caro": 3}, 422, "unique"),
-    ({"Ana": [], "Ben": ["10-1"], "Caro": 3}, 422, "tiles"),
-    ({"Ana": [], "Ben": ["x"], "Caro": 3}, 400, None),
-    ({"Ana": [], "Ben": -3, "Caro": 3}, 400, None),
-    ({"Ana": [], "Ben": 10**9, "Caro": 3}, 400, None),
-    ({"Ana": [], "Ben": "12", "Caro": 3}, 400, None),
-    ({"Ana": [], "Ben": True, "Caro": 3}, 400, None),
-    ({"Ana": [], "Ben": 4}, 422, None),
-    ({"Ana": [], "Ben": 4, "Caro": 3, "Dan": 1}, 422, None),
-    ({"Ana": [], "Ben": [], "Caro": 3}, 422, "mt.end.domino"),
-])
+@pytest.mark.parametrize(
+    "hands, status, rule",
+    [
+        ({"Ana": [], "Ben": ["5-6", "6-5"], "Caro": 3}, 422, "unique"),
+        ({"Ana": ["1-2"], "Ben": ["2-1"], "Caro": 3}, 422, "unique"),
+        ({"Ana": [], "Ben": ["10-1"], "Caro": 3}, 422, "tiles"),
+        ({"Ana": [], "Ben": ["x"], "Caro": 3}, 400, None),
+        ({"Ana": [], "Ben": -3, "Caro": 3}, 400, None),
+        ({"Ana": [], "Ben": 10**9, "Caro": 3}, 400, None),
+        ({"Ana": [], "Ben": "12", "Caro": 3}, 400, None),
+        ({"Ana": [], "Ben": True, "Caro": 3}, 400, None),
+        ({"Ana": [], "Ben": 4}, 422, None),
+        ({"Ana": [], "Ben": 4, "Caro": 3, "Dan": 1}, 422, None),
+        ({"Ana": [], "Ben": [], "Caro": 3}, 422, "mt.end.domino"),
+    ],
+)
 def test_impossible_hands_are_refused_and_change_nothing(api, hands, status, rule):
     game = score_pad(api)
     before = api.state(game["id"])
@@ -197,8 +260,9 @@ def whole_game(api, tie_break="share", points=None):
     game = score_pad(api, options={"tie_break": tie_break})
     data = None
     for number in range(1, 11):
-        status, data = api.hands(game["id"], number, points(number) if points else
-                                 {"Ana": number, "Ben": 0, "Caro": 2 * number})
+        status, data = api.hands(
+            game["id"], number, points(number) if points else {"Ana": number, "Ben": 0, "Caro": 2 * number}
+        )
         assert status == 200, data
     return data
 
@@ -220,8 +284,8 @@ def ana_and_ben_tie(ben_rounds):
     return lambda number: {"Ana": ana_rounds[number - 1], "Ben": ben_rounds[number - 1], "Caro": 9}
 
 
-MORE_ZEROS = [10, 0, 0, 0, 0, 0, 0, 0, 0, 0]       # Ben: 9 zero rounds against Ana's 8
-SMALLER_NONZERO = [1, 9, 0, 0, 0, 0, 0, 0, 0, 0]   # 8 zeros each; Ben's lowest non-zero is 1
+MORE_ZEROS = [10, 0, 0, 0, 0, 0, 0, 0, 0, 0]  # Ben: 9 zero rounds against Ana's 8
+SMALLER_NONZERO = [1, 9, 0, 0, 0, 0, 0, 0, 0, 0]  # 8 zeros each; Ben's lowest non-zero is 1
 
 
 def test_equal_lowest_totals_share_the_win_by_default(api):
@@ -276,17 +340,20 @@ def test_version_guard_gives_409_and_changes_nothing(api):
     assert api.act(game["id"], type="draw", player="Ben", version="2")[0] == 400
 
 
-@pytest.mark.parametrize("action, status", [
-    ({"type": "fly", "player": "Ana"}, 400),
-    ({"type": "play", "player": "Ana"}, 400),
-    ({"type": "play", "player": "Ana", "tile": "x-y", "train": "Ana"}, 400),
-    ({"type": "play", "player": "Ana", "tile": 56, "train": "Ana"}, 400),
-    ({"type": "draw"}, 400),
-    ({"type": "draw", "player": 3}, 400),
-    ({"type": "draw", "player": "Zed"}, 422),
-    ({"type": "play", "player": "Ana", "tile": "10-3", "train": "Ana"}, 422),
-    ({"type": "draw", "player": "Ana", "bogus": 1}, 400),
-])
+@pytest.mark.parametrize(
+    "action, status",
+    [
+        ({"type": "fly", "player": "Ana"}, 400),
+        ({"type": "play", "player": "Ana"}, 400),
+        ({"type": "play", "player": "Ana", "tile": "x-y", "train": "Ana"}, 400),
+        ({"type": "play", "player": "Ana", "tile": 56, "train": "Ana"}, 400),
+        ({"type": "draw"}, 400),
+        ({"type": "draw", "player": 3}, 400),
+        ({"type": "draw", "player": "Zed"}, 422),
+        ({"type": "play", "player": "Ana", "tile": "10-3", "train": "Ana"}, 422),
+        ({"type": "draw", "player": "Ana", "bogus": 1}, 400),
+    ],
+)
 def test_bad_actions_change_nothing(api, action, status):
     game = api.create(game="mexican-train", players=PLAYERS3, set=9)
     got, data = api.act(game["id"], **action)
@@ -309,9 +376,15 @@ def test_rules_and_openapi(api):
     assert api.get("/api/rules/chess")[0] == 404
     status, doc = api.get("/api/openapi.json")
     assert status == 200 and doc["openapi"].startswith("3.")
-    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions",
-                 "/api/games/{game_id}/rounds/{number}/hands", "/api/games/{game_id}/scoresheet.csv",
-                 "/api/rules/{game}", "/api/openapi.json"):
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/rounds/{number}/hands",
+        "/api/games/{game_id}/scoresheet.csv",
+        "/api/rules/{game}",
+        "/api/openapi.json",
+    ):
         assert path in doc["paths"]
 
 

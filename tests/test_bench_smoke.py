@@ -1,8 +1,9 @@
-"""Smoke test of the benchmark script (referee/bench.py) at tiny sizes.
+"""Smoke test of the benchmark script (bench/core.py) at tiny sizes.
 
 No timing is asserted: only that every measurement runs, that the bots' actions are all
 accepted by the engines and the served app, and that the JSON figures are all there and sane.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,15 +13,30 @@ import random
 
 import pytest
 
-from referee import bench
+from bench import core as bench
 from referee.match import GameConfig
 from referee.store import Store, snapshot_bytes
 
-FIGURES = {"engine_kozel_vs_dominoes", "engine_mt_rounds_per_s", "play_vs_bare_flask",
-           "late_vs_early", "table_page_kb", "table_page_requests", "load_p99_ms_30_clients",
-           "load_errors"}
-TINY = bench.Sizes("tiny", engine_seconds=0.1, plays=3, late_plays=2, late_at=25,
-                   load_clients=3, load_seconds=1.0, page=False)
+FIGURES = {
+    "engine_kozel_vs_dominoes",
+    "engine_mt_rounds_per_s",
+    "play_vs_bare_flask",
+    "late_vs_early",
+    "table_page_kb",
+    "table_page_requests",
+    "load_p99_ms_30_clients",
+    "load_errors",
+}
+TINY = bench.Sizes(
+    "tiny",
+    engine_seconds=0.1,
+    plays=3,
+    late_plays=2,
+    late_at=25,
+    load_clients=3,
+    load_seconds=1.0,
+    page=False,
+)
 
 
 def test_kozel_bots_see_the_ends_the_engine_sees():
@@ -79,6 +95,7 @@ def test_the_bare_endpoint_is_only_in_the_bench_app(tmp_path):
     assert response.status_code == 200 and response.get_json()["ok"] is True
     assert response.headers["Server-Timing"].startswith("app;dur=")
     from referee.web import create_app
+
     product = create_app({"TESTING": True, "DATABASE": str(tmp_path / "product.db"), "SECRET_KEY": "x"})
     assert product.test_client().post(bench.BARE_PATH, json={}).status_code in (404, 405)
 
@@ -107,6 +124,7 @@ def test_table_page_measure(tmp_path):
         pytest.skip("no Chromium")
     pytest.importorskip("playwright.sync_api")
     import concurrent.futures
+
     server = bench.Server(str(tmp_path / "page.db"))
     try:
         # Its own thread: the session's browser fixture may hold Playwright's event loop
@@ -122,6 +140,7 @@ def test_table_page_measure(tmp_path):
 
 
 # ----- the performance changes made for the benchmark (referee/store.py) -----------------
+
 
 def _same(a, b, path="match"):
     """Deep equality of two object graphs (attributes, slots, containers)."""
@@ -145,14 +164,18 @@ def _same(a, b, path="match"):
         assert a == b, path
 
 
-@pytest.mark.parametrize("config", [
-    {"game": "mexican-train", "players": ["Ana", "Ben", "Cy"]},
-    {"game": "chicken-foot", "players": ["Ana", "Ben", "Cy"]},
-    {"game": "kozel", "players": ["Ana", "Ben", "Cy", "Di"]},
-    {"game": "kozel", "mode": "scores", "players": ["Ana", "Ben"]},
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"game": "mexican-train", "players": ["Ana", "Ben", "Cy"]},
+        {"game": "chicken-foot", "players": ["Ana", "Ben", "Cy"]},
+        {"game": "kozel", "players": ["Ana", "Ben", "Cy", "Di"]},
+        {"game": "kozel", "mode": "scores", "players": ["Ana", "Ben"]},
+    ],
+)
 def test_snapshot_pickle_reads_back_the_same_match(config):
     from referee.match import Match
+
     match = Match(GameConfig.from_json(config))
     _same(match, pickle.loads(snapshot_bytes(match)))
 
@@ -182,8 +205,6 @@ def test_a_database_file_replaced_under_the_same_path_is_opened_afresh(tmp_path)
     reader = Store(path)
     assert [game["id"] for game in reader.list_games()] == [second.id] != [first.id]
     reader.close()
-
-
 
 
 def test_the_profile_of_plays_shows_the_api_view():

@@ -6,11 +6,13 @@ the tracked hand sizes and boneyard equal the real ones, an undo restores exactl
 state before the action it takes back, and replaying the accepted actions on a fresh
 match gives the live state. The round is then scored with the real hands.
 """
+
 from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.match import GameConfig, Match
 from referee.rules.base import Action, BadRequest, RuleViolation
@@ -18,8 +20,12 @@ from referee.tiles import full_set
 
 GAMES = [
     {"game": "mexican-train", "players": ["Ana", "Ben", "Caro"], "set": 9},
-    {"game": "mexican-train", "players": ["Ana", "Ben", "Caro", "Dan", "Eve"], "set": 12,
-     "options": {"first_turn": "build", "doubles_order": "newest"}},
+    {
+        "game": "mexican-train",
+        "players": ["Ana", "Ben", "Caro", "Dan", "Eve"],
+        "set": 12,
+        "options": {"first_turn": "build", "doubles_order": "newest"},
+    },
     {"game": "chicken-foot", "players": ["Ana", "Ben", "Caro", "Dan"], "set": 9},
     {"game": "chicken-foot", "players": ["Ana", "Ben"], "set": 12, "options": {"arms": 6}},
     {"game": "kozel", "players": ["Ana", "Ben"]},
@@ -36,8 +42,8 @@ class Table:
             tiles.remove(match.setup.double)  # the engine is set aside before the deal
         rng.shuffle(tiles)
         size = match.setup.hand_size
-        self.hands = {name: tiles[i * size:(i + 1) * size] for i, name in enumerate(match.players)}
-        self.boneyard = tiles[len(match.players) * size:]
+        self.hands = {name: tiles[i * size : (i + 1) * size] for i, name in enumerate(match.players)}
+        self.boneyard = tiles[len(match.players) * size :]
         self.rng = rng
 
     def candidates(self, match: Match, player: str) -> list[Action]:
@@ -109,7 +115,9 @@ def test_random_rounds_keep_the_referees_invariants(body, rng, undo_rate):
         check_conservation(match, table)
         placed = sorted(match.engine.tiles_on_table())
         if placed and match.round_status() == "playing":
-            again = Action("play", match.engine.turn() or action.player, placed[0], train="mexican", on=placed[-1])
+            again = Action(
+                "play", match.engine.turn() or action.player, placed[0], train="mexican", on=placed[-1]
+            )
             after = match.state()
             try:
                 match.apply(again)  # a tile already on the table: always refused

@@ -21,7 +21,9 @@ def test_bundled_rule_book_is_the_shared_one():
     assert RULES_FILE.read_text() == SHARED.read_text()
 
 
-@pytest.mark.parametrize("game, prefix", [("mexican-train", "mt."), ("chicken-foot", "cf."), ("kozel", "kz.")])
+@pytest.mark.parametrize(
+    "game, prefix", [("mexican-train", "mt."), ("chicken-foot", "cf."), ("kozel", "kz.")]
+)
 def test_each_game_gets_its_rules_and_the_common_ones(game, prefix):
     ids = [r.id for r in rules_for(game)]
     assert set(COMMON_IDS) <= set(ids)

@@ -1,4 +1,5 @@
 """The store: recorded migrations, the append-only log, snapshots equal to replays."""
+
 from __future__ import annotations
 
 import os
@@ -7,11 +8,17 @@ import time
 
 import pytest
 
+import referee.store
 from referee.match import GameConfig
 from referee.rules.base import RuleViolation
-import referee.store
 from referee.store import (
-    SNAPSHOT_EVERY, SNAPSHOT_FORMAT, GameNotFound, MatchCache, Store, StorePool, VersionConflict,
+    SNAPSHOT_EVERY,
+    SNAPSHOT_FORMAT,
+    GameNotFound,
+    MatchCache,
+    Store,
+    StorePool,
+    VersionConflict,
 )
 from referee.web import create_app
 
@@ -25,7 +32,9 @@ def store(tmp_path):
 
 
 def pad_config():
-    return GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben"], "set": 9, "mode": "scores"})
+    return GameConfig.from_json(
+        {"game": "mexican-train", "players": ["Ana", "Ben"], "set": 9, "mode": "scores"}
+    )
 
 
 def test_migrations_are_recorded_once(store):
@@ -85,8 +94,11 @@ def test_a_cold_load_replays_only_the_events_after_the_newest_snapshot(store, mo
     assert row["snapshot_version"] == 2 * SNAPSHOT_EVERY + 1
     replayed = []
     apply_event = referee.store.apply_event
-    monkeypatch.setattr(referee.store, "apply_event",
-                        lambda match, kind, payload: replayed.append(kind) or apply_event(match, kind, payload))
+    monkeypatch.setattr(
+        referee.store,
+        "apply_event",
+        lambda match, kind, payload: replayed.append(kind) or apply_event(match, kind, payload),
+    )
     loaded = other(store).load(game.id)
     assert len(replayed) == 5
     assert loaded.match.state() == store.replay(game.id).state()
@@ -208,7 +220,9 @@ def test_a_pool_reuses_its_stores_and_gives_their_matches_back(tmp_path):
 def wal_syncs(monkeypatch):
     synced: list[str] = []
     fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd))
+    monkeypatch.setattr(
+        os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd)
+    )
     return synced
 
 
@@ -294,15 +308,18 @@ def test_a_load_reads_one_moment_even_while_another_store_writes_and_snapshots(s
     """The row, the snapshot and the events after it come from one read transaction:
     a writer that moves the snapshot on between them must not make the reader apply
     events twice (a refusal on a plain GET) or answer a state newer than its version."""
-    game = store.create(GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben", "Caro"],
-                                              "set": 12}))
+    game = store.create(
+        GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben", "Caro"], "set": 12})
+    )
     referee_turns(store, game.id, SNAPSHOT_EVERY - 4)
     reader = other(store)  # no cache: it rebuilds from the snapshot and the log
     read_row = reader._row
+
     def row_then_writes(game_id):
         row = read_row(game_id)
         referee_turns(store, game_id, 10)  # crosses the next snapshot meanwhile
         return row
+
     reader._row = row_then_writes
     loaded = reader.load(game.id)
     assert loaded.version == SNAPSHOT_EVERY - 3
@@ -315,6 +332,7 @@ def test_a_load_reads_one_moment_even_while_another_store_writes_and_snapshots(s
 def replay_to(store, game_id, version):
     from referee.match import Match
     from referee.store import apply_event
+
     events = store.events(game_id)
     match = Match(GameConfig.from_json(events[0].payload))
     for event in events[1:version]:
@@ -327,11 +345,10 @@ def test_writes_inside_a_larger_write_stand_or_fall_with_it(store):
     writer = Store(store.path, cache=cache)
     game = writer.create(pad_config())
     writer.give_back()
-    with pytest.raises(RuntimeError):
-        with writer.write():
-            writer.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
-            other_game = writer.create(pad_config())
-            raise RuntimeError("a later step fails")
+    with pytest.raises(RuntimeError), writer.write():
+        writer.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+        other_game = writer.create(pad_config())
+        raise RuntimeError("a later step fails")
     writer.give_back()
     assert other(store).load(game.id).version == 1  # the change was rolled back with the rest
     with pytest.raises(GameNotFound):
@@ -344,12 +361,14 @@ def test_writes_inside_a_larger_write_stand_or_fall_with_it(store):
 
 def test_a_failed_commit_is_rolled_back_and_the_store_stays_usable(store):
     import sqlite3
+
     game = store.create(pad_config())
-    with pytest.raises(sqlite3.IntegrityError):
-        with store.write():
-            store.db.execute("PRAGMA defer_foreign_keys=ON")  # the check happens at COMMIT
-            store.db.execute("insert into events (game_id, version, kind, payload, created) "
-                             "values ('no-such-game', 1, 'create', '{}', 'now')")
+    with pytest.raises(sqlite3.IntegrityError), store.write():
+        store.db.execute("PRAGMA defer_foreign_keys=ON")  # the check happens at COMMIT
+        store.db.execute(
+            "insert into events (game_id, version, kind, payload, created) "
+            "values ('no-such-game', 1, 'create', '{}', 'now')"
+        )
     assert not store.db.conn.in_transaction
     store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
     assert other(store).load(game.id).version == 2

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.tiles import SET_SIZES, Tile, TileError, full_set, set_size, tiles_with
 
@@ -17,15 +18,23 @@ def test_set_sizes_follow_rule_tiles(highest, count):
     assert sum(t.is_double for t in tiles) == highest + 1
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("12-5", Tile(5, 12)), ("5-12", Tile(5, 12)), (" 0-0 ", Tile(0, 0)), ("6|4", Tile(4, 6)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("12-5", Tile(5, 12)),
+        ("5-12", Tile(5, 12)),
+        (" 0-0 ", Tile(0, 0)),
+        ("6|4", Tile(4, 6)),
+    ],
+)
 def test_parse_ignores_orientation(text, expected):
     assert Tile.parse(text) == expected
     assert str(Tile.parse(text)) == f"{expected.low}-{expected.high}"
 
 
-@pytest.mark.parametrize("text", ["", "abc", "5", "5-", "-1-3", "5-5-5", "123-4", None, 5, ["5", "6"], "５-６", "5-6x"])
+@pytest.mark.parametrize(
+    "text", ["", "abc", "5", "5-", "-1-3", "5-5-5", "123-4", None, 5, ["5", "6"], "５-６", "5-6x"]
+)
 def test_parse_refuses_non_tiles(text):
     with pytest.raises(TileError):
         Tile.parse(text)

@@ -1,4 +1,5 @@
 """The pure rules core: one module per game, sharing ``base``."""
+
 from referee.rules.base import Action, BadRequest, RoundEnd, RoundRecord, RuleViolation, Standing
 from referee.rules.chicken_foot import ChickenFoot
 from referee.rules.kozel import Kozel

@@ -3,10 +3,12 @@
 Nothing here (or anywhere under ``referee.rules``) does I/O or knows about Flask or the
 database: the rules are a pure core that the store and the web layer call.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from referee.tiles import Tile, TileError, full_set
 
@@ -27,7 +29,7 @@ class Phrase(str):
     template: str
     params: dict[str, Any]
 
-    def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> "Phrase":
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> Phrase:
         values = dict(params or {})
         text = super().__new__(cls, template.format(**values) if values else template)
         text.template = template
@@ -56,8 +58,15 @@ class RuleViolation(ValueError):
     pybabel's extraction.
     """
 
-    def __init__(self, rule_id: str | None, message: str | None = None, *, action: Any = None,
-                 template: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        rule_id: str | None,
+        message: str | None = None,
+        *,
+        action: Any = None,
+        template: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         if message is None:
             if template is None:
                 raise TypeError("RuleViolation needs a message or a template")
@@ -89,8 +98,14 @@ class BadRequest(ValueError):
     (or pass a ``Phrase`` as the message).
     """
 
-    def __init__(self, message: str | None = None, *, field: str | None = None,
-                 template: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        field: str | None = None,
+        template: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         if message is None:
             if template is None:
                 raise TypeError("BadRequest needs a message or a template")
@@ -116,8 +131,9 @@ def bad_request(template: str, *, field: str | None = None, **params: Any) -> Ba
 
 def tile_error_text(error: Exception) -> str:
     """A ``TileError``'s sentence as a translatable ``Phrase`` (its English unchanged)."""
-    candidate = phrase("{text!r} is not a tile: write it as two numbers like \"5-12\".",
-                       text=getattr(error, "text", None))
+    candidate = phrase(
+        '{text!r} is not a tile: write it as two numbers like "5-12".', text=getattr(error, "text", None)
+    )
     return candidate if str(candidate) == str(error) else str(error)
 
 
@@ -146,14 +162,18 @@ class Action(NamedTuple):
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Action":
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
         """Parse an action body; only its shape is checked here, not the rules."""
         if not isinstance(data, Mapping):
             raise bad_request("An action must be a JSON object.")
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in ACTION_TYPES:
-            raise bad_request("Unknown action type {kind!r}: use one of {types}.", field="type",
-                              kind=kind, types=", ".join(ACTION_TYPES))
+            raise bad_request(
+                "Unknown action type {kind!r}: use one of {types}.",
+                field="type",
+                kind=kind,
+                types=", ".join(ACTION_TYPES),
+            )
         allowed = {"type", "player", "tile", "train", "on", "version"}
         unknown = sorted(set(data) - allowed)
         if unknown:
@@ -163,8 +183,9 @@ class Action(NamedTuple):
             if player is not None and not isinstance(player, str):
                 raise bad_request("'player' must be a player's name.", field="player")
         elif not isinstance(player, str):
-            raise bad_request("A {kind} action needs 'player': the name of a player.", field="player",
-                              kind=kind)
+            raise bad_request(
+                "A {kind} action needs 'player': the name of a player.", field="player", kind=kind
+            )
         tile = _optional_tile(data, "tile")
         if kind == "play" and tile is None:
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
@@ -182,8 +203,7 @@ def _optional_tile(data: Mapping[str, Any], key: str) -> Tile | None:
     try:
         return Tile.parse(value)
     except TileError as error:
-        raise bad_request("'{key}': {error}", field=key, key=key,
-                          error=tile_error_text(error)) from None
+        raise bad_request("'{key}': {error}", field=key, key=key, error=tile_error_text(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,8 +355,9 @@ class GameRules:
         raise NotImplementedError
 
     @classmethod
-    def round_setup(cls, number: int, players: tuple[str, ...], highest: int, options: Any,
-                    finished: list[RoundRecord]) -> RoundSetup:
+    def round_setup(
+        cls, number: int, players: tuple[str, ...], highest: int, options: Any, finished: list[RoundRecord]
+    ) -> RoundSetup:
         raise NotImplementedError
 
     @classmethod
@@ -344,8 +365,14 @@ class GameRules:
         raise NotImplementedError
 
     @classmethod
-    def standing(cls, players: tuple[str, ...], highest: int, options: Any,
-                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+    def standing(
+        cls,
+        players: tuple[str, ...],
+        highest: int,
+        options: Any,
+        rounds: list[RoundRecord],
+        left: str | None = None,
+    ) -> Standing:
         raise NotImplementedError
 
     @classmethod
@@ -366,22 +393,32 @@ def options_from_json(raw: Any, known: Iterable[str]) -> dict[str, Any]:
     return dict(raw)
 
 
-def int_option(raw: Mapping[str, Any], key: str, default: int | None,
-               allowed: Iterable[int] | None = None, low: int | None = None,
-               high: int | None = None) -> int | None:
+def int_option(
+    raw: Mapping[str, Any],
+    key: str,
+    default: int | None,
+    allowed: Iterable[int] | None = None,
+    low: int | None = None,
+    high: int | None = None,
+) -> int | None:
     value = raw.get(key, default)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise bad_request("Option {key!r} must be a whole number.", field=key, key=key)
     if allowed is not None and value not in tuple(allowed):
-        raise bad_request("Option {key!r} must be one of {allowed}.", field=key, key=key,
-                          allowed=", ".join(map(str, allowed)))
-    if low is not None and value < low or high is not None and value > high:
+        raise bad_request(
+            "Option {key!r} must be one of {allowed}.",
+            field=key,
+            key=key,
+            allowed=", ".join(map(str, allowed)),
+        )
+    if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
             raise bad_request("Option {key!r} must be at least {low}.", field=key, key=key, low=low)
-        raise bad_request("Option {key!r} must be between {low} and {high}.", field=key, key=key,
-                          low=low, high=high)
+        raise bad_request(
+            "Option {key!r} must be between {low} and {high}.", field=key, key=key, low=low, high=high
+        )
     return value
 
 
@@ -389,8 +426,9 @@ def choice_option(raw: Mapping[str, Any], key: str, default: str, allowed: Itera
     value = raw.get(key, default)
     allowed = tuple(allowed)
     if value not in allowed:
-        raise bad_request("Option {key!r} must be one of {allowed}.", field=key, key=key,
-                          allowed=", ".join(allowed))
+        raise bad_request(
+            "Option {key!r} must be one of {allowed}.", field=key, key=key, allowed=", ".join(allowed)
+        )
     return value
 
 

@@ -7,11 +7,12 @@ Translations sit beside it as ``RULES.<lang>.md`` (``hi``, ``pa``, ``hu``) with 
 structure and the same rule ids; English is the default and the fallback for a rule (or
 a whole book) that a translation lacks.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 RULES_FILE = Path(__file__).with_name("RULES.md")
@@ -43,7 +44,7 @@ def rules_file(lang: str = DEFAULT_LANG) -> Path:
     return RULES_FILE
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_rules(lang: str = DEFAULT_LANG) -> tuple[Rule, ...]:
     """Every rule of the book in ``lang``, in book order; a rule missing from a translation
     is taken from the English book, so every language has every id."""
@@ -89,7 +90,7 @@ def _parse(path: Path) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules_by_id(lang: str = DEFAULT_LANG) -> dict[str, Rule]:
     return {rule.id: rule for rule in all_rules(lang)}
 

@@ -1,12 +1,25 @@
 """Chicken Foot (`cf.*`): table set-up, scoring, and the round engine."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from referee.rules.base import (
-    Action, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup, RuleViolation, Standing,
-    face_points, int_option, options_from_json, phrase, refuse,
+    Action,
+    GameRules,
+    RoundEnd,
+    RoundEngine,
+    RoundRecord,
+    RoundSetup,
+    RuleViolation,
+    Standing,
+    face_points,
+    int_option,
+    options_from_json,
+    phrase,
+    refuse,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -19,7 +32,7 @@ class ChickenFootOptions:
     hand_size: int = 7
 
     @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> "ChickenFootOptions":
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> ChickenFootOptions:
         raw = options_from_json(raw, ("double_blank", "arms", "hand_size"))
         return cls(
             double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
@@ -204,31 +217,59 @@ class ChickenFootRound(RoundEngine):
         player = self.turn()
         if not self.spinner_placed():
             if player:
-                text = phrase("{player} places the {spinner} in the centre; if no one holds it, "
-                              "players draw from the yard in turn until it turns up.",
-                              player=player, spinner=str(self.spinner))
+                text = phrase(
+                    "{player} places the {spinner} in the centre; if no one holds it, "
+                    "players draw from the yard in turn until it turns up.",
+                    player=player,
+                    spinner=str(self.spinner),
+                )
             else:
-                text = phrase("Whoever holds it places the {spinner} in the centre; if no one "
-                              "holds it, players draw from the yard in turn until it turns up.",
-                              spinner=str(self.spinner))
+                text = phrase(
+                    "Whoever holds it places the {spinner} in the centre; if no one "
+                    "holds it, players draw from the yard in turn until it turns up.",
+                    spinner=str(self.spinner),
+                )
             notes.append({"rule": "cf.start", "text": text})
         elif self.drew_this_turn:
-            notes.append({"rule": "cf.draw", "text": phrase(
-                "{player} has drawn: play the drawn tile if it fits, otherwise pass.",
-                player=player)})
+            notes.append(
+                {
+                    "rule": "cf.draw",
+                    "text": phrase(
+                        "{player} has drawn: play the drawn tile if it fits, otherwise pass.", player=player
+                    ),
+                }
+            )
         elif self.yard == 0:
-            notes.append({"rule": "cf.draw", "text": phrase(
-                "The yard is empty: {player} plays a tile if they can, otherwise passes.",
-                player=player)})
+            notes.append(
+                {
+                    "rule": "cf.draw",
+                    "text": phrase(
+                        "The yard is empty: {player} plays a tile if they can, otherwise passes.",
+                        player=player,
+                    ),
+                }
+            )
         else:
-            notes.append({"rule": "cf.draw", "text": phrase(
-                "{player} must play a tile if they can; with no legal play they draw one "
-                "from the yard.", player=player)})
+            notes.append(
+                {
+                    "rule": "cf.draw",
+                    "text": phrase(
+                        "{player} must play a tile if they can; with no legal play they draw one "
+                        "from the yard.",
+                        player=player,
+                    ),
+                }
+            )
         for name in self.players:
             if self.hands[name] == 1:
-                notes.append({"rule": "cf.end", "text": phrase(
-                    "{player} has one tile left: the round ends when it is played.",
-                    player=name)})
+                notes.append(
+                    {
+                        "rule": "cf.end",
+                        "text": phrase(
+                            "{player} has one tile left: the round ends when it is played.", player=name
+                        ),
+                    }
+                )
         return notes
 
     # ------------------------------------------------------------------ actions
@@ -237,12 +278,14 @@ class ChickenFootRound(RoundEngine):
         if action.type == "undo":
             raise refuse(None, "Undo is done by the game, not by the round.")
         if action.type == "leave":
-            raise refuse("cf.rounds",
-                         "Chicken Foot has no leaving: the game is played through all its rounds.")
+            raise refuse(
+                "cf.rounds", "Chicken Foot has no leaving: the game is played through all its rounds."
+            )
         if action.type == "end":
-            raise refuse("cf.one-tile",
-                         "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and "
-                         "then a play or a pass.")
+            raise refuse(
+                "cf.one-tile",
+                "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and then a play or a pass.",
+            )
         if self.end is not None:
             raise refuse("cf.end", "The round is over: enter the hands left.")
         if action.type == "start":
@@ -258,8 +301,7 @@ class ChickenFootRound(RoundEngine):
             elif action.type == "pass":
                 self._check_pass(action.player)
             else:
-                raise refuse(None, "A {action!r} action does not exist in Chicken Foot.",
-                             action=action.type)
+                raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
@@ -281,107 +323,155 @@ class ChickenFootRound(RoundEngine):
 
     def _check_start(self, action: Action) -> None:
         if self.spinner_placed():
-            raise refuse("cf.start", "The round has already started: {player} placed the {spinner}.",
-                         player=self.starter, spinner=str(self.spinner))
+            raise refuse(
+                "cf.start",
+                "The round has already started: {player} placed the {spinner}.",
+                player=self.starter,
+                spinner=str(self.spinner),
+            )
 
     def _check_before_spinner(self, action: Action) -> None:
         player = action.player
         if self.starter is not None and player != self.starter:
-            raise refuse("turn",
-                         "{player} was named to start: it is their turn to place the {spinner}.",
-                         player=self.starter, spinner=str(self.spinner))
+            raise refuse(
+                "turn",
+                "{player} was named to start: it is their turn to place the {spinner}.",
+                player=self.starter,
+                spinner=str(self.spinner),
+            )
         if action.type == "play":
             if action.tile != self.spinner:
-                raise refuse("cf.start",
-                             "The round starts with the {spinner} in the centre, not the {tile}.",
-                             spinner=str(self.spinner), tile=str(action.tile))
+                raise refuse(
+                    "cf.start",
+                    "The round starts with the {spinner} in the centre, not the {tile}.",
+                    spinner=str(self.spinner),
+                    tile=str(action.tile),
+                )
             if action.on is not None:
-                raise refuse("cf.start",
-                             "The {spinner} is the first tile: it goes in the centre, "
-                             "not on the {on}.", spinner=str(self.spinner), on=str(action.on))
+                raise refuse(
+                    "cf.start",
+                    "The {spinner} is the first tile: it goes in the centre, not on the {on}.",
+                    spinner=str(self.spinner),
+                    on=str(action.on),
+                )
         elif action.type == "draw":
             if self.starter is not None:
-                raise refuse("cf.start",
-                             "{player} was named to start with the {spinner}: "
-                             "place it, no draw is needed.",
-                             player=player, spinner=str(self.spinner))
+                raise refuse(
+                    "cf.start",
+                    "{player} was named to start with the {spinner}: place it, no draw is needed.",
+                    player=player,
+                    spinner=str(self.spinner),
+                )
             if self.yard == 0:
                 raise refuse("cf.draw", "The yard is empty: there is nothing to draw.")
         elif action.type == "pass":
-            raise refuse("cf.start",
-                         "No one can pass before the {spinner} is placed: whoever holds it "
-                         "starts, otherwise draw until it turns up.", spinner=str(self.spinner))
+            raise refuse(
+                "cf.start",
+                "No one can pass before the {spinner} is placed: whoever holds it "
+                "starts, otherwise draw until it turns up.",
+                spinner=str(self.spinner),
+            )
         else:
-            raise refuse(None, "A {action!r} action does not exist in Chicken Foot.",
-                         action=action.type)
+            raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
     def _check_turn(self, player: str | None) -> None:
         current = self.players[self.turn_index]
         if player != current:
-            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.",
-                         on_turn=current, player=player)
+            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=current, player=player)
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
         if tile in self.parent:
             raise refuse("unique", "The {tile} is already on the table.", tile=str(tile))
         if on is None:
-            raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').",
-                         tile=str(tile))
+            raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').", tile=str(tile))
         if on not in self.parent:
-            raise refuse("cf.match", "The {on} is not on the table, so the {tile} cannot join it.",
-                         on=str(on), tile=str(tile))
+            raise refuse(
+                "cf.match",
+                "The {on} is not on the table, so the {tile} cannot join it.",
+                on=str(on),
+                tile=str(tile),
+            )
         if self.free_places(on) == 0:
             raise self._full_refusal(on)
         unstarted = self.arms_unstarted()
         if unstarted > 0 and on != self.spinner:
             started = self.arm_count - unstarted
-            raise refuse("cf.spinner",
-                         "Only {started} of the spinner's {arms} arms are started: "
-                         "play on the {spinner} until every arm has a tile.",
-                         started=started, arms=self.arm_count, spinner=str(self.spinner))
+            raise refuse(
+                "cf.spinner",
+                "Only {started} of the spinner's {arms} arms are started: "
+                "play on the {spinner} until every arm has a tile.",
+                started=started,
+                arms=self.arm_count,
+                spinner=str(self.spinner),
+            )
         foot = self.restricting_foot()
         if foot is not None and on != foot:
             toes = len(self.children[foot])
-            raise refuse("cf.double",
-                         "The chicken foot on the {foot} has {toes} of its {all} toes: "
-                         "the next tile must be a toe on the {foot}.",
-                         foot=str(foot), toes=toes, all=TOES_PER_FOOT)
+            raise refuse(
+                "cf.double",
+                "The chicken foot on the {foot} has {toes} of its {all} toes: "
+                "the next tile must be a toe on the {foot}.",
+                foot=str(foot),
+                toes=toes,
+                all=TOES_PER_FOOT,
+            )
         value = self.outer[on]
         if not tile.has(value):
             if on == self.spinner:
-                raise refuse("cf.match",
-                             "Next to the spinner a tile must show {value}: "
-                             "the {tile} does not fit on the {on}.",
-                             value=value, tile=str(tile), on=str(on))
-            raise refuse("cf.match", "The {tile} does not match the open {value} of the {on}.",
-                         tile=str(tile), value=value, on=str(on))
+                raise refuse(
+                    "cf.match",
+                    "Next to the spinner a tile must show {value}: the {tile} does not fit on the {on}.",
+                    value=value,
+                    tile=str(tile),
+                    on=str(on),
+                )
+            raise refuse(
+                "cf.match",
+                "The {tile} does not match the open {value} of the {on}.",
+                tile=str(tile),
+                value=value,
+                on=str(on),
+            )
 
     def _full_refusal(self, on: Tile) -> RuleViolation:
         if on == self.spinner:
-            return refuse("cf.match",
-                          "All {arms} arms of the spinner {on} are started: play on an arm's end.",
-                          arms=self.arm_count, on=str(on))
+            return refuse(
+                "cf.match",
+                "All {arms} arms of the spinner {on} are started: play on an arm's end.",
+                arms=self.arm_count,
+                on=str(on),
+            )
         if on.is_double:
-            return refuse("cf.match", "The {on} has its {toes} toes: play on the end of a toe.",
-                          on=str(on), toes=TOES_PER_FOOT)
+            return refuse(
+                "cf.match",
+                "The {on} has its {toes} toes: play on the end of a toe.",
+                on=str(on),
+                toes=TOES_PER_FOOT,
+            )
         return refuse("cf.match", "The {on} is already covered: play on an open end.", on=str(on))
 
     def _check_draw(self, player: str) -> None:
         if self.drew_this_turn:
-            raise refuse("cf.draw",
-                         "{player} has already drawn this turn: "
-                         "play the drawn tile if it fits, otherwise pass.", player=player)
+            raise refuse(
+                "cf.draw",
+                "{player} has already drawn this turn: play the drawn tile if it fits, otherwise pass.",
+                player=player,
+            )
         if self.yard == 0:
-            raise refuse("cf.draw",
-                         "The yard is empty: {player} plays a tile if they can, otherwise passes.",
-                         player=player)
+            raise refuse(
+                "cf.draw",
+                "The yard is empty: {player} plays a tile if they can, otherwise passes.",
+                player=player,
+            )
 
     def _check_pass(self, player: str) -> None:
         if not self.drew_this_turn and self.yard > 0:
-            raise refuse("cf.draw",
-                         "{player} may pass only after drawing a tile from the yard this turn.",
-                         player=player)
+            raise refuse(
+                "cf.draw",
+                "{player} may pass only after drawing a tile from the yard this turn.",
+                player=player,
+            )
 
     def _lay(self, player: str, tile: Tile, on: Tile | None) -> None:
         if on is None:
@@ -417,8 +507,7 @@ def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile
     """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
     ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
     nowhere. The table page lights these places."""
-    return [place for place in engine.targets()
-            if engine.is_legal(Action("play", player, tile, on=place))]
+    return [place for place in engine.targets() if engine.is_legal(Action("play", player, tile, on=place))]
 
 
 class ChickenFoot(GameRules):
@@ -433,8 +522,11 @@ class ChickenFoot(GameRules):
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
         if highest not in cls.sets:
-            raise refuse("cf.players", "Chicken Foot is played with a double-9, -12, -15 or -18 "
-                         "set, not double-{highest}.", highest=highest)
+            raise refuse(
+                "cf.players",
+                "Chicken Foot is played with a double-9, -12, -15 or -18 set, not double-{highest}.",
+                highest=highest,
+            )
         if len(players) < 2:
             raise refuse("cf.players", "Chicken Foot needs at least 2 players.")
         needed = len(players) * options.hand_size
@@ -443,8 +535,12 @@ class ChickenFoot(GameRules):
                 "cf.players",
                 "{count} hands of {hand} need {needed} tiles, but a "
                 "double-{highest} set has only {size}: choose a bigger set.",
-                count=len(players), hand=options.hand_size, needed=needed, highest=highest,
-                size=set_size(highest))
+                count=len(players),
+                hand=options.hand_size,
+                needed=needed,
+                highest=highest,
+                size=set_size(highest),
+            )
 
     @classmethod
     def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
@@ -456,12 +552,22 @@ class ChickenFoot(GameRules):
         return Tile(value, value)
 
     @classmethod
-    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
-                    options: ChickenFootOptions, finished: list[RoundRecord]) -> RoundSetup:
+    def round_setup(
+        cls,
+        number: int,
+        players: tuple[str, ...],
+        highest: int,
+        options: ChickenFootOptions,
+        finished: list[RoundRecord],
+    ) -> RoundSetup:
         # cf.start: whoever holds the round's double starts; the referee learns it from the play.
         return RoundSetup(
-            players=players, highest=highest, options=options, number=number,
-            double=cls.round_double(number, highest, options), starter=None,
+            players=players,
+            highest=highest,
+            options=options,
+            number=number,
+            double=cls.round_double(number, highest, options),
+            starter=None,
             hand_size=options.hand_size,
         )
 
@@ -470,16 +576,26 @@ class ChickenFoot(GameRules):
         return face_points(tiles, options.double_blank)
 
     @classmethod
-    def standing(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions,
-                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+    def standing(
+        cls,
+        players: tuple[str, ...],
+        highest: int,
+        options: ChickenFootOptions,
+        rounds: list[RoundRecord],
+        left: str | None = None,
+    ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
 
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:
         return [
             phrase("Double-blank 0-0 counts {points} (cf.score).", points=options.double_blank),
-            phrase("The spinner has {arms} arms (cf.spinner); {hand} tiles each.",
-                   arms=options.arms, hand=options.hand_size),
-            phrase("Equal lowest totals: more zero-point rounds wins, then the smallest non-zero "
-                   "round (cf.tie)."),
+            phrase(
+                "The spinner has {arms} arms (cf.spinner); {hand} tiles each.",
+                arms=options.arms,
+                hand=options.hand_size,
+            ),
+            phrase(
+                "Equal lowest totals: more zero-point rounds wins, then the smallest non-zero round (cf.tie)."
+            ),
         ]

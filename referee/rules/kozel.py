@@ -1,13 +1,27 @@
 """Kozel, "Goat" (`kz.*`): table set-up, its own scoring, and the round engine."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from functools import cache
+from typing import Any
 
 from referee.rules.base import (
-    Action, BadRequest, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
-    Standing, bad_request, choice_option, int_option, options_from_json, phrase, refuse,
+    Action,
+    BadRequest,
+    GameRules,
+    RoundEnd,
+    RoundEngine,
+    RoundRecord,
+    RoundSetup,
+    Standing,
+    bad_request,
+    choice_option,
+    int_option,
+    options_from_json,
+    phrase,
+    refuse,
     tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
@@ -25,7 +39,7 @@ class KozelOptions:
     zero_zero: int = 10
 
     @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> "KozelOptions":
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> KozelOptions:
         raw = options_from_json(raw, ("fish", "lose_at", "zero_zero"))
         return cls(
             fish=choice_option(raw, "fish", "all", ("all", "one")),
@@ -37,11 +51,13 @@ class KozelOptions:
         return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero}
 
 
-_NON_DOUBLES_WITH = tuple(tuple(Tile(value, other) for other in range(SET_HIGHEST + 1) if other != value)
-                          for value in range(SET_HIGHEST + 1))
+_NON_DOUBLES_WITH = tuple(
+    tuple(Tile(value, other) for other in range(SET_HIGHEST + 1) if other != value)
+    for value in range(SET_HIGHEST + 1)
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def lead_order() -> tuple[Tile, ...]:
     """kz.lead.first's order of precedence for the round-1 lead.
 
@@ -49,8 +65,11 @@ def lead_order() -> tuple[Tile, ...]:
     (the **Reading** of "next highest": 5-6, 4-6, 3-6, 4-5, 2-6, …).
     """
     doubles = [Tile(value, value) for value in range(1, SET_HIGHEST + 1)] + [Tile(0, 0)]
-    others = sorted((tile for tile in full_set(SET_HIGHEST) if not tile.is_double),
-                    key=lambda tile: (tile.pips, tile.high), reverse=True)
+    others = sorted(
+        (tile for tile in full_set(SET_HIGHEST) if not tile.is_double),
+        key=lambda tile: (tile.pips, tile.high),
+        reverse=True,
+    )
     return tuple(doubles + others)
 
 
@@ -71,33 +90,52 @@ def redeal_check(tiles: Iterable[Tile | str]) -> tuple[bool, str]:
             raise refuse("unique", "{tile} is in the hand twice: each tile exists once.", tile=str(tile))
         hand.append(tile)
     if len(hand) != HAND_SIZE:
-        raise refuse("kz.redeal", "A Kozel hand has {size} tiles, not {count}: "
-                                  "enter the whole hand as dealt.", size=HAND_SIZE, count=len(hand))
+        raise refuse(
+            "kz.redeal",
+            "A Kozel hand has {size} tiles, not {count}: enter the whole hand as dealt.",
+            size=HAND_SIZE,
+            count=len(hand),
+        )
     doubles = [tile for tile in hand if tile.is_double]
     suits = {value: sum(1 for tile in hand if tile.has(value)) for value in range(SET_HIGHEST + 1)}
     biggest_suit = max(suits, key=lambda value: (suits[value], value))
     reasons = []
     if len(doubles) >= 5:
-        reasons.append(phrase("{count} doubles ({tiles})", count=len(doubles),
-                              tiles=", ".join(map(str, sorted(doubles)))))
+        reasons.append(
+            phrase(
+                "{count} doubles ({tiles})", count=len(doubles), tiles=", ".join(map(str, sorted(doubles)))
+            )
+        )
     full_suits = [value for value in range(SET_HIGHEST + 1) if suits[value] >= 6]
     for value in full_suits:
         reasons.append(phrase("{count} tiles with a {value}", count=suits[value], value=value))
     if reasons:
         if len(reasons) == 1:
-            return True, phrase("Deal again: this hand has {reason}, and a hand with 5 or more "
-                                "doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
-                                reason=reasons[0])
-        return True, phrase("Deal again: this hand has {reason} and {other}, and a hand with 5 or "
-                            "more doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
-                            reason=reasons[0], other=" and ".join(reasons[1:]))
+            return True, phrase(
+                "Deal again: this hand has {reason}, and a hand with 5 or more "
+                "doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
+                reason=reasons[0],
+            )
+        return True, phrase(
+            "Deal again: this hand has {reason} and {other}, and a hand with 5 or "
+            "more doubles or 6 or more tiles of one suit is thrown in (kz.redeal).",
+            reason=reasons[0],
+            other=" and ".join(reasons[1:]),
+        )
     if len(doubles) == 1:
-        return False, phrase("No redeal: 1 double and at most {most} tiles of one suit ({suit}s) — "
-                             "a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
-                             most=suits[biggest_suit], suit=biggest_suit)
-    return False, phrase("No redeal: {count} doubles and at most {most} tiles of one suit ({suit}s) "
-                         "— a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
-                         count=len(doubles), most=suits[biggest_suit], suit=biggest_suit)
+        return False, phrase(
+            "No redeal: 1 double and at most {most} tiles of one suit ({suit}s) — "
+            "a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
+            most=suits[biggest_suit],
+            suit=biggest_suit,
+        )
+    return False, phrase(
+        "No redeal: {count} doubles and at most {most} tiles of one suit ({suit}s) "
+        "— a redeal needs 5 doubles or 6 tiles of one suit (kz.redeal).",
+        count=len(doubles),
+        most=suits[biggest_suit],
+        suit=biggest_suit,
+    )
 
 
 class KozelRound(RoundEngine):
@@ -120,8 +158,7 @@ class KozelRound(RoundEngine):
         self.end_values: list[int] = []
         # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
         self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
-        self.turn_index: int | None = (self.players.index(self.leader)
-                                       if self.leader in self.players else None)
+        self.turn_index: int | None = self.players.index(self.leader) if self.leader in self.players else None
         self.result: RoundEnd | None = None
 
     # ----- queries -------------------------------------------------------------------------
@@ -159,27 +196,41 @@ class KozelRound(RoundEngine):
             return []
         if not self.end_tiles:
             return [self._lead_reminder()]
-        return [{"rule": "kz.must-play",
-                 "text": phrase("Draw or knock only without a matching tile: a player who can play "
-                                "must play, and a tile drawn that fits must be played.")}]
+        return [
+            {
+                "rule": "kz.must-play",
+                "text": phrase(
+                    "Draw or knock only without a matching tile: a player who can play "
+                    "must play, and a tile drawn that fits must be played."
+                ),
+            }
+        ]
 
     def _lead_reminder(self) -> dict[str, str]:
         if self.setup.number > 1:
             if self.leader:
-                text = phrase("{player} went out or made the fish last round, so {player} leads, "
-                              "with any tile.", player=self.leader)
+                text = phrase(
+                    "{player} went out or made the fish last round, so {player} leads, with any tile.",
+                    player=self.leader,
+                )
             else:
-                text = phrase("The player who went out or made the fish last round leads, with "
-                              "any tile.")
+                text = phrase("The player who went out or made the fish last round leads, with any tile.")
             return {"rule": "kz.lead.next", "text": text}
         if self.bazaar == 0:
-            return {"rule": "kz.lead.first",
-                    "text": phrase("Round 1: every tile is dealt, so someone holds 1-1: that player "
-                                   "leads with it.")}
-        return {"rule": "kz.lead.first",
-                "text": phrase("Round 1: whoever holds 1-1 leads with it; if no one does, 2-2, then "
-                               "3-3 … 6-6, then 0-0; with no double in any hand, 5-6, then the next "
-                               "highest tile.")}
+            return {
+                "rule": "kz.lead.first",
+                "text": phrase(
+                    "Round 1: every tile is dealt, so someone holds 1-1: that player leads with it."
+                ),
+            }
+        return {
+            "rule": "kz.lead.first",
+            "text": phrase(
+                "Round 1: whoever holds 1-1 leads with it; if no one does, 2-2, then "
+                "3-3 … 6-6, then 0-0; with no double in any hand, 5-6, then the next "
+                "highest tile."
+            ),
+        }
 
     # ----- actions -------------------------------------------------------------------------
     def check(self, action: Action) -> None:
@@ -240,10 +291,16 @@ class KozelRound(RoundEngine):
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if self.result is not None:
             if self.result.reason == "domino":
-                raise refuse("kz.out", "The round is over ({player} went out): enter the hands left.",
-                             player=self.result.player)
-            raise refuse("kz.fish", "The round is over ({player} made the fish): enter the hands left.",
-                         player=self.result.player)
+                raise refuse(
+                    "kz.out",
+                    "The round is over ({player} went out): enter the hands left.",
+                    player=self.result.player,
+                )
+            raise refuse(
+                "kz.fish",
+                "The round is over ({player} made the fish): enter the hands left.",
+                player=self.result.player,
+            )
         player = action.player
         index = self.seats.get(player) if isinstance(player, str) else None
         if index is None:
@@ -255,12 +312,17 @@ class KozelRound(RoundEngine):
         if kind == "start":
             return self._plan_start(player, index)
         if kind == "leave":
-            raise refuse("kz.rating.left", "Leaving ends the whole game, not a move in the "
-                                           "round: send it to the game, not the round.")
+            raise refuse(
+                "kz.rating.left",
+                "Leaving ends the whole game, not a move in the round: send it to the game, not the round.",
+            )
         if kind == "end":
-            raise refuse("kz.bazaar", "Kozel has no 'end' action: each turn is one tile, and "
-                                      "a player with nothing to play draws from the bazaar, "
-                                      "or knocks (pass) once it is empty.")
+            raise refuse(
+                "kz.bazaar",
+                "Kozel has no 'end' action: each turn is one tile, and "
+                "a player with nothing to play draws from the bazaar, "
+                "or knocks (pass) once it is empty.",
+            )
         if kind not in ("play", "draw", "pass"):
             raise refuse(None, "A {action!r} action does not exist in Kozel.", action=kind)
         if not self.end_tiles:
@@ -268,46 +330,71 @@ class KozelRound(RoundEngine):
         self._check_turn(player)
         if kind == "draw":
             if self.bazaar == 0:
-                raise refuse("kz.bazaar", "The bazaar is empty: with no matching tile, knock "
-                                          "(pass) instead of drawing.")
+                raise refuse(
+                    "kz.bazaar",
+                    "The bazaar is empty: with no matching tile, knock (pass) instead of drawing.",
+                )
             return ("draw", index)
         if self.bazaar == 1:
-            raise refuse("kz.bazaar", "The bazaar still has 1 tile: draw one at a time "
-                                      "until a tile fits; knock only once it is empty.")
+            raise refuse(
+                "kz.bazaar",
+                "The bazaar still has 1 tile: draw one at a time "
+                "until a tile fits; knock only once it is empty.",
+            )
         if self.bazaar > 1:
-            raise refuse("kz.bazaar", "The bazaar still has {count} tiles: draw one at a time "
-                                      "until a tile fits; knock only once it is empty.",
-                         count=self.bazaar)
+            raise refuse(
+                "kz.bazaar",
+                "The bazaar still has {count} tiles: draw one at a time "
+                "until a tile fits; knock only once it is empty.",
+                count=self.bazaar,
+            )
         return ("pass", index)
 
     def _plan_start(self, player: str, index: int) -> tuple:
         rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
         if self.end_tiles:
-            raise refuse(rule, "The lead is already on the table: {on_turn} is to play, there is "
-                               "no start to name now.", on_turn=self.players[self.turn_index])
+            raise refuse(
+                rule,
+                "The lead is already on the table: {on_turn} is to play, there is no start to name now.",
+                on_turn=self.players[self.turn_index],
+            )
         if self.leader is not None and player != self.leader:
-            raise refuse("kz.lead.next", "{leader} went out or made the fish last round, "
-                                         "so {leader} leads, not {player}.",
-                         leader=self.leader, player=player)
+            raise refuse(
+                "kz.lead.next",
+                "{leader} went out or made the fish last round, so {leader} leads, not {player}.",
+                leader=self.leader,
+                player=player,
+            )
         return ("start", index)
 
     def _plan_lead(self, action: Action, index: int) -> tuple:
         player = action.player
         if action.type in ("draw", "pass"):
             if action.type == "draw":
-                raise refuse("kz.bazaar", "The line is empty and any tile can lead, so there is "
-                                          "no reason to draw from the bazaar: lead a tile.")
-            raise refuse("kz.bazaar", "The line is empty and any tile can lead, so there is "
-                                      "no reason to knock: lead a tile.")
+                raise refuse(
+                    "kz.bazaar",
+                    "The line is empty and any tile can lead, so there is "
+                    "no reason to draw from the bazaar: lead a tile.",
+                )
+            raise refuse(
+                "kz.bazaar",
+                "The line is empty and any tile can lead, so there is no reason to knock: lead a tile.",
+            )
         if self.leader is not None and player != self.leader:
-            raise refuse("kz.lead.next", "{leader} went out or made the fish last round, "
-                                         "so {leader} leads, not {player}.",
-                         leader=self.leader, player=player)
+            raise refuse(
+                "kz.lead.next",
+                "{leader} went out or made the fish last round, so {leader} leads, not {player}.",
+                leader=self.leader,
+                player=player,
+            )
         self._check_turn(player)
         self._check_unique(action.tile)
         if action.on is not None:
-            raise refuse("kz.match", "The table is empty: {tile} is the lead and joins nothing, "
-                                     "so it takes no 'on'.", tile=str(action.tile))
+            raise refuse(
+                "kz.match",
+                "The table is empty: {tile} is the lead and joins nothing, so it takes no 'on'.",
+                tile=str(action.tile),
+            )
         if self.setup.number == 1:
             self._check_first_lead(action.tile)
         return ("lead", index)
@@ -320,18 +407,31 @@ class KozelRound(RoundEngine):
         if ahead > self.bazaar:
             first = lead_order()[0]
             if self.bazaar == 0:
-                raise refuse("kz.lead.first", "{tile} cannot lead round 1: every tile is dealt, so "
-                                              "someone holds {first} and leads with it.",
-                             tile=str(tile), first=str(first))
-            raise refuse("kz.lead.first", "{tile} cannot lead round 1: only {bazaar} tiles are in "
-                                          "the bazaar, so one of the {ahead} tiles before {tile} in "
-                                          "the lead order is in a hand and leads instead.",
-                         tile=str(tile), bazaar=self.bazaar, ahead=ahead)
+                raise refuse(
+                    "kz.lead.first",
+                    "{tile} cannot lead round 1: every tile is dealt, so "
+                    "someone holds {first} and leads with it.",
+                    tile=str(tile),
+                    first=str(first),
+                )
+            raise refuse(
+                "kz.lead.first",
+                "{tile} cannot lead round 1: only {bazaar} tiles are in "
+                "the bazaar, so one of the {ahead} tiles before {tile} in "
+                "the lead order is in a hand and leads instead.",
+                tile=str(tile),
+                bazaar=self.bazaar,
+                ahead=ahead,
+            )
 
     def _check_turn(self, player: str) -> None:
         if self.turn_index is not None and self.players[self.turn_index] != player:
-            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.",
-                         on_turn=self.players[self.turn_index], player=player)
+            raise refuse(
+                "turn",
+                "It is {on_turn}'s turn, not {player}'s.",
+                on_turn=self.players[self.turn_index],
+                player=player,
+            )
 
     def _check_unique(self, tile: Tile) -> None:
         if tile in self.placed:
@@ -340,11 +440,19 @@ class KozelRound(RoundEngine):
     def _describe_ends(self) -> str:
         first, second = self.end_tiles
         if first == second:
-            return phrase("the line is just {tile}, showing {first} and {second}", tile=str(first),
-                          first=self.end_values[0], second=self.end_values[1])
-        return phrase("the ends are {first} (on {first_tile}) and {second} (on {second_tile})",
-                      first=self.end_values[0], first_tile=str(first),
-                      second=self.end_values[1], second_tile=str(second))
+            return phrase(
+                "the line is just {tile}, showing {first} and {second}",
+                tile=str(first),
+                first=self.end_values[0],
+                second=self.end_values[1],
+            )
+        return phrase(
+            "the ends are {first} (on {first_tile}) and {second} (on {second_tile})",
+            first=self.end_values[0],
+            first_tile=str(first),
+            second=self.end_values[1],
+            second_tile=str(second),
+        )
 
     def _choose_end(self, action: Action) -> int:
         """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
@@ -353,8 +461,8 @@ class KozelRound(RoundEngine):
             self._check_unique(tile)
         low, high = tile
         first_value, second_value = self.end_values
-        first_fits = first_value == low or first_value == high
-        second_fits = second_value == low or second_value == high
+        first_fits = first_value in (low, high)
+        second_fits = second_value in (low, high)
         on = action.on
         if on is not None:
             first_tile, second_tile = self.end_tiles
@@ -365,27 +473,43 @@ class KozelRound(RoundEngine):
             raise self._wrong_end(tile, on)
         if first_fits:
             if second_fits and self.end_tiles[0] != self.end_tiles[1]:
-                raise refuse("kz.match", "{tile} fits both ends ({first} and {second}): say which one "
-                                         "with 'on'.", tile=str(tile), first=str(self.end_tiles[0]),
-                             second=str(self.end_tiles[1]))
+                raise refuse(
+                    "kz.match",
+                    "{tile} fits both ends ({first} and {second}): say which one with 'on'.",
+                    tile=str(tile),
+                    first=str(self.end_tiles[0]),
+                    second=str(self.end_tiles[1]),
+                )
             return 0
         if second_fits:
             return 1
-        raise refuse("kz.match", "{tile} matches neither end: {ends}.", tile=str(tile),
-                     ends=self._describe_ends())
+        raise refuse(
+            "kz.match", "{tile} matches neither end: {ends}.", tile=str(tile), ends=self._describe_ends()
+        )
 
     def _wrong_end(self, tile: Tile, on: Tile) -> Exception:
         """The kz.match refusal of ``tile`` played ``on`` a tile it cannot join."""
         ends = [end for end in (0, 1) if self.end_tiles[end] == on]
         if not ends:
             if on in self.placed:
-                return refuse("kz.match", "{on} is not at an end of the line: {ends}.",
-                              on=str(on), ends=self._describe_ends())
-            return refuse("kz.match", "{on} is not on the table: {ends}.",
-                          on=str(on), ends=self._describe_ends())
+                return refuse(
+                    "kz.match",
+                    "{on} is not at an end of the line: {ends}.",
+                    on=str(on),
+                    ends=self._describe_ends(),
+                )
+            return refuse(
+                "kz.match", "{on} is not on the table: {ends}.", on=str(on), ends=self._describe_ends()
+            )
         shown = " or ".join(str(self.end_values[end]) for end in ends)
-        return refuse("kz.match", "{tile} does not match the {shown} shown by {on}: {ends}.",
-                      tile=str(tile), shown=shown, on=str(on), ends=self._describe_ends())
+        return refuse(
+            "kz.match",
+            "{tile} does not match the {shown} shown by {on}: {ends}.",
+            tile=str(tile),
+            shown=shown,
+            on=str(on),
+            ends=self._describe_ends(),
+        )
 
 
 class Kozel(GameRules):
@@ -400,8 +524,11 @@ class Kozel(GameRules):
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: KozelOptions) -> None:
         if highest != 6:
-            raise refuse("kz.players", "Kozel is played with a double-6 set only, not double-{highest}.",
-                         highest=highest)
+            raise refuse(
+                "kz.players",
+                "Kozel is played with a double-6 set only, not double-{highest}.",
+                highest=highest,
+            )
         if not 2 <= len(players) <= 4:
             raise refuse("kz.players", "Kozel is for 2–4 players, not {count}.", count=len(players))
 
@@ -414,15 +541,28 @@ class Kozel(GameRules):
         return None
 
     @classmethod
-    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
-                    options: KozelOptions, finished: list[RoundRecord]) -> RoundSetup:
+    def round_setup(
+        cls,
+        number: int,
+        players: tuple[str, ...],
+        highest: int,
+        options: KozelOptions,
+        finished: list[RoundRecord],
+    ) -> RoundSetup:
         # kz.lead.next: whoever went out or made the fish leads; unknown in round 1.
         leader = None
         if finished:
             last = finished[-1]
             leader = last.end.player if last.end.reason in ("domino", "fish", "table") else None
-        return RoundSetup(players=players, highest=highest, options=options, number=number,
-                          double=None, starter=leader, hand_size=HAND_SIZE)
+        return RoundSetup(
+            players=players,
+            highest=highest,
+            options=options,
+            number=number,
+            double=None,
+            starter=leader,
+            hand_size=HAND_SIZE,
+        )
 
     @classmethod
     def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
@@ -432,16 +572,28 @@ class Kozel(GameRules):
         return sum(tile.pips for tile in tiles)
 
     @classmethod
-    def standing(cls, players: tuple[str, ...], highest: int, options: KozelOptions,
-                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+    def standing(
+        cls,
+        players: tuple[str, ...],
+        highest: int,
+        options: KozelOptions,
+        rounds: list[RoundRecord],
+        left: str | None = None,
+    ) -> Standing:
         return book_game(players, options, rounds, left)
 
     @classmethod
     def rules_in_force(cls, options: KozelOptions) -> list[str]:
-        fish = (phrase("Fish scoring: fish for all (kz.fish.all).") if options.fish == "all"
-                else phrase("Fish scoring: fish to one (kz.fish.one)."))
-        return [fish, phrase("A lone 0-0 counts {points} (kz.score.zero).", points=options.zero_zero),
-                phrase("The goat is the first to {points} (kz.goat).", points=options.lose_at)]
+        fish = (
+            phrase("Fish scoring: fish for all (kz.fish.all).")
+            if options.fish == "all"
+            else phrase("Fish scoring: fish to one (kz.fish.one).")
+        )
+        return [
+            fish,
+            phrase("A lone 0-0 counts {points} (kz.score.zero).", points=options.zero_zero),
+            phrase("The goat is the first to {points} (kz.goat).", points=options.lose_at),
+        ]
 
 
 def half_up(numerator: int, denominator: int = 10) -> int:
@@ -460,8 +612,9 @@ def _single_highest(scores: dict[str, int]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def book_game(players: tuple[str, ...], options: KozelOptions, rounds: list[RoundRecord],
-              left: str | None = None) -> Standing:
+def book_game(
+    players: tuple[str, ...], options: KozelOptions, rounds: list[RoundRecord], left: str | None = None
+) -> Standing:
     """The booked Kozel game (kz.score.*, kz.fish.*, kz.goat, kz.rating*) from its rounds.
 
     Each round's ``points`` are the hand points (kz.score.hand, kz.score.zero applied).
@@ -520,20 +673,25 @@ def book_game(players: tuple[str, ...], options: KozelOptions, rounds: list[Roun
                 remembered[name] = 0
             else:  # kz.score.remember
                 remembered[name] += score
-        ledger.append({
-            "number": record.number,
-            "fish": fish,
-            "pot": pot,
-            "players": {name: {
-                "before": shown_before[name],
-                "hand": hands[name],
-                "points": scores[name],
-                "after": account[name] if is_open[name] else remembered[name],
-                "open": is_open[name],
-                "remembered": remembered[name],
-                "took_pot": name == pot_taker,
-            } for name in players},
-        })
+        ledger.append(
+            {
+                "number": record.number,
+                "fish": fish,
+                "pot": pot,
+                "players": {
+                    name: {
+                        "before": shown_before[name],
+                        "hand": hands[name],
+                        "points": scores[name],
+                        "after": account[name] if is_open[name] else remembered[name],
+                        "open": is_open[name],
+                        "remembered": remembered[name],
+                        "took_pot": name == pot_taker,
+                    }
+                    for name in players
+                },
+            }
+        )
         reached = [name for name in players if account[name] >= options.lose_at]
         if reached:
             worst = max(account[name] for name in reached)
@@ -548,6 +706,7 @@ def book_game(players: tuple[str, ...], options: KozelOptions, rounds: list[Roun
         standing.finished = True
         extra["goats"] = []
         extra["left"] = left
-        extra["rating"] = {name: rating_points(account[name], account[left])
-                           for name in players if name != left}
+        extra["rating"] = {
+            name: rating_points(account[name], account[left]) for name in players if name != left
+        }
     return standing

@@ -1,13 +1,26 @@
 """Mexican Train (`mt.*`): table set-up, scoring, and the round engine."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from referee.rules.base import (
-    Action, GameRules, RoundEnd, RoundEngine, RoundRecord, RoundSetup,
-    Standing, choice_option, face_points, int_option, options_from_json, phrase, refuse,
+    Action,
+    GameRules,
+    RoundEnd,
+    RoundEngine,
+    RoundRecord,
+    RoundSetup,
+    Standing,
     bad_request,
+    choice_option,
+    face_points,
+    int_option,
+    options_from_json,
+    phrase,
+    refuse,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -31,15 +44,23 @@ class MexicanTrainOptions:
     tie_break: str = "share"
 
     @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> "MexicanTrainOptions":
-        raw = options_from_json(raw, (
-            "double_blank", "first_turn", "doubles_order", "hand_size", "first_double",
-            "last_double", "tie_break"))
+    def from_json(cls, raw: Any, highest: int, player_count: int) -> MexicanTrainOptions:
+        raw = options_from_json(
+            raw,
+            (
+                "double_blank",
+                "first_turn",
+                "doubles_order",
+                "hand_size",
+                "first_double",
+                "last_double",
+                "tie_break",
+            ),
+        )
         first = int_option(raw, "first_double", highest, low=0, high=highest)
         last = int_option(raw, "last_double", 0, low=0, high=highest)
         if last > first:
-            raise bad_request("'last_double' must not be higher than 'first_double'.",
-                              field="last_double")
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
         return cls(
             double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
             first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),
@@ -52,9 +73,12 @@ class MexicanTrainOptions:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "double_blank": self.double_blank, "first_turn": self.first_turn,
-            "doubles_order": self.doubles_order, "hand_size": self.hand_size,
-            "first_double": self.first_double, "last_double": self.last_double,
+            "double_blank": self.double_blank,
+            "first_turn": self.first_turn,
+            "doubles_order": self.doubles_order,
+            "hand_size": self.hand_size,
+            "first_double": self.first_double,
+            "last_double": self.last_double,
             "tie_break": self.tie_break,
         }
 
@@ -87,8 +111,8 @@ class UncoveredDouble:
 
     train: str
     tile: Tile
-    order: int        # position among all doubles played this round (mt.double.order)
-    turn: int         # number of the turn it was played in
+    order: int  # position among all doubles played this round (mt.double.order)
+    turn: int  # number of the turn it was played in
     first_turn: bool  # ends a first-turn train with first_turn = build (mt.first-turn.double)
 
 
@@ -107,8 +131,7 @@ class MexicanTrainRound(RoundEngine):
         self._engine = setup.double if setup.double is not None else Tile(highest, highest)
         self._build = _option(setup, "first_turn", "single") == "build"
         self._newest_first = _option(setup, "doubles_order", "oldest") == "newest"
-        self._trains: dict[str, Train] = {
-            name: Train(name, [], self._engine.high) for name in self._players}
+        self._trains: dict[str, Train] = {name: Train(name, [], self._engine.high) for name in self._players}
         self._trains[MEXICAN] = Train(None, [], self._engine.high)
         self._hands = {name: setup.hand_size for name in self._players}
         # mt.deal / hidden: the engine is set aside before the deal.
@@ -120,14 +143,14 @@ class MexicanTrainRound(RoundEngine):
         starter = setup.starter if setup.starter in self._players else self._players[0]
         self._turn_index = self._players.index(starter)
         self._turn_number = 0
-        self._begun = False           # a play, draw, pass or end was accepted (mt.start)
-        self._drawn = False           # drew since the turn began or the last double in it
-        self._laid = 0                # tiles laid in the current turn
-        self._turn_doubles = 0        # doubles laid in the current turn (mt.double.follow)
+        self._begun = False  # a play, draw, pass or end was accepted (mt.start)
+        self._drawn = False  # drew since the turn began or the last double in it
+        self._laid = 0  # tiles laid in the current turn
+        self._turn_doubles = 0  # doubles laid in the current turn (mt.double.follow)
         self._follow_up_owed = False  # the player on turn laid a double and plays again
         self._uncovered: list[UncoveredDouble] = []  # in the order they were played
         self._doubles_played = 0
-        self._passes_in_a_row = 0     # mt.end.blocked
+        self._passes_in_a_row = 0  # mt.end.blocked
         self._one_tile_done: str | None = None  # who just ended a turn with a tile (mt.one-tile)
         self._outcome: RoundEnd | None = None
 
@@ -159,8 +182,11 @@ class MexicanTrainRound(RoundEngine):
         """Every uncovered double that restricts play, in the order they must be satisfied:
         dead ones (mt.double.dead) and first-turn ones still waiting
         (mt.first-turn.double) are left out."""
-        live = [double for double in self._uncovered
-                if not self._is_dead(double.tile) and not self._waits_for_first_turns(double)]
+        live = [
+            double
+            for double in self._uncovered
+            if not self._is_dead(double.tile) and not self._waits_for_first_turns(double)
+        ]
         if self._newest_first:
             live.reverse()
         return live
@@ -168,8 +194,11 @@ class MexicanTrainRound(RoundEngine):
     def extra_state(self) -> dict[str, Any]:
         return {
             "trains": {
-                key: {"tiles": [str(tile) for tile in train.tiles], "open": train.open_end,
-                      "marker": train.marker}
+                key: {
+                    "tiles": [str(tile) for tile in train.tiles],
+                    "open": train.open_end,
+                    "marker": train.marker,
+                }
                 for key, train in self._trains.items()
             },
             "open_doubles": [str(double.tile) for double in self.open_doubles()],
@@ -177,24 +206,37 @@ class MexicanTrainRound(RoundEngine):
 
     def reminders(self) -> list[dict[str, str]]:
         notes = [
-            {"rule": "mt.last-tile",
-             "text": phrase("{player} has one tile left and must announce it (tap it on the table).",
-                            player=name)}
-            for name in self._players if self._hands[name] == 1
+            {
+                "rule": "mt.last-tile",
+                "text": phrase(
+                    "{player} has one tile left and must announce it (tap it on the table).", player=name
+                ),
+            }
+            for name in self._players
+            if self._hands[name] == 1
         ]
         if self._outcome is None:
             player = self._players[self._turn_index]
             required = self._requirement()
             if self.in_first_turn():
-                text = phrase("{player}: lay every tile you can on your own train, then end the "
-                              "turn; draw only if you cannot start it.", player=player)
+                text = phrase(
+                    "{player}: lay every tile you can on your own train, then end the "
+                    "turn; draw only if you cannot start it.",
+                    player=player,
+                )
             elif required is not None:
-                text = phrase("{player} must play on the {double} on {train} if a tile in the hand "
-                              "fits it.", player=player, double=str(required[0].tile),
-                              train=self._train_label(required[0].train))
+                text = phrase(
+                    "{player} must play on the {double} on {train} if a tile in the hand fits it.",
+                    player=player,
+                    double=str(required[0].tile),
+                    train=self._train_label(required[0].train),
+                )
             else:
-                text = phrase("{player} must play a tile that fits an available train; drawing or "
-                              "passing is only for a hand with no such tile.", player=player)
+                text = phrase(
+                    "{player} must play a tile that fits an available train; drawing or "
+                    "passing is only for a hand with no such tile.",
+                    player=player,
+                )
             notes.append({"rule": "mt.must-play", "text": text})
         return notes
 
@@ -205,8 +247,7 @@ class MexicanTrainRound(RoundEngine):
             self._check_start(action)
             return
         if action.type in ("leave", "undo"):
-            raise refuse(None, "'{action}' is not an action of a Mexican Train round.",
-                         action=action.type)
+            raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
         self._check_not_over()
         self._check_player(action.player)
         if action.type == "play":
@@ -218,8 +259,7 @@ class MexicanTrainRound(RoundEngine):
         elif action.type == "end":
             self._check_end(action.player)
         else:
-            raise refuse(None, "'{action}' is not an action of a Mexican Train round.",
-                         action=action.type)
+            raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
@@ -249,8 +289,7 @@ class MexicanTrainRound(RoundEngine):
         self._check_not_over()
         self._check_player(action.player)
         if self._begun:
-            raise refuse(
-                "mt.start", "The round has already begun: the starting player can no longer change.")
+            raise refuse("mt.start", "The round has already begun: the starting player can no longer change.")
 
     def _check_not_over(self) -> None:
         if self._outcome is None:
@@ -259,7 +298,8 @@ class MexicanTrainRound(RoundEngine):
             raise refuse(
                 "mt.end.domino",
                 "The round is over: {player} went out. Enter the hands left.",
-                player=self._outcome.player)
+                player=self._outcome.player,
+            )
         raise refuse("mt.end.blocked", "The round is over, blocked: enter the hands left.")
 
     def _check_player(self, player: str | None) -> None:
@@ -272,35 +312,44 @@ class MexicanTrainRound(RoundEngine):
             return
         if kind == "play" and player == self._one_tile_done:
             raise refuse(
-                "mt.one-tile", "{player} has already laid a tile this turn: it is {on_turn}'s turn now.",
-                player=player, on_turn=on_turn)
+                "mt.one-tile",
+                "{player} has already laid a tile this turn: it is {on_turn}'s turn now.",
+                player=player,
+                on_turn=on_turn,
+            )
         raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
 
     def _check_play(self, action: Action) -> None:
         player, tile, key = action.player, action.tile, action.train
         self._check_turn(player, "play")
         if tile is None:
-            raise refuse("tiles", "Say which tile is played, written like \"5-12\".")
+            raise refuse("tiles", 'Say which tile is played, written like "5-12".')
         if not tile.in_set(self.setup.highest):
-            raise refuse("tiles", "There is no {tile} in a double-{highest} set.",
-                         tile=str(tile), highest=self.setup.highest)
+            raise refuse(
+                "tiles",
+                "There is no {tile} in a double-{highest} set.",
+                tile=str(tile),
+                highest=self.setup.highest,
+            )
         if key is None or key not in self._trains:
             raise refuse(
-                "mt.train", "There is no train {train!r}: name a player's train or \"mexican\".",
-                train=key)
+                "mt.train", 'There is no train {train!r}: name a player\'s train or "mexican".', train=key
+            )
         if tile in self._table:
             if tile == self._engine:
-                raise refuse("unique", "The {tile} cannot be played: it is the engine in the hub.",
-                             tile=str(tile))
-            raise refuse("unique", "The {tile} cannot be played: it is already on the table.",
-                         tile=str(tile))
+                raise refuse(
+                    "unique", "The {tile} cannot be played: it is the engine in the hub.", tile=str(tile)
+                )
+            raise refuse("unique", "The {tile} cannot be played: it is already on the table.", tile=str(tile))
         train = self._trains[key]
         if self.in_first_turn():
             if key != player:
                 raise refuse(
                     "mt.first-turn",
                     "In the first turn {player} builds on their own train only, not on {train}.",
-                    player=player, train=self._train_label(key))
+                    player=player,
+                    train=self._train_label(key),
+                )
         else:
             self._check_doubles(player, key)
             if self._requirement() is None and not self._available(player, key):
@@ -308,11 +357,17 @@ class MexicanTrainRound(RoundEngine):
                     "mt.train.available",
                     "{train} has no marker: {player} may play only on their own train, the "
                     "Mexican train or a marked train.",
-                    train=self._train_label(key, capital=True), player=player)
+                    train=self._train_label(key, capital=True),
+                    player=player,
+                )
         if not tile.has(train.open_end):
             raise refuse(
-                "mt.match", "The {tile} does not match {train}, whose open end is {end}.",
-                tile=str(tile), train=self._train_label(key), end=train.open_end)
+                "mt.match",
+                "The {tile} does not match {train}, whose open end is {end}.",
+                tile=str(tile),
+                train=self._train_label(key),
+                end=train.open_end,
+            )
 
     def _check_doubles(self, player: str, key: str) -> None:
         requirement = self._requirement()
@@ -329,25 +384,40 @@ class MexicanTrainRound(RoundEngine):
                     "mt.double.order",
                     "{player} played {count} doubles this turn: the next tile goes on the "
                     "{double} on {train} before the {other}.",
-                    player=player, count=self._turn_doubles, double=double, train=train,
-                    other=str(others[key].tile))
+                    player=player,
+                    count=self._turn_doubles,
+                    double=double,
+                    train=train,
+                    other=str(others[key].tile),
+                )
             raise refuse(
                 "mt.double.follow",
                 "{player} played {count} doubles this turn: the follow-up tile must go on the "
                 "{double} on {train}.",
-                player=player, count=self._turn_doubles, double=double, train=train)
+                player=player,
+                count=self._turn_doubles,
+                double=double,
+                train=train,
+            )
         if key in others:
             if self._newest_first:
                 raise refuse(
                     "mt.double.order",
-                    "The {double} on {train} is the newest open double: play on it before the "
-                    "{other}.", double=double, train=train, other=str(others[key].tile))
+                    "The {double} on {train} is the newest open double: play on it before the {other}.",
+                    double=double,
+                    train=train,
+                    other=str(others[key].tile),
+                )
             raise refuse(
                 "mt.double.order",
-                "The {double} on {train} is the oldest open double: play on it before the "
-                "{other}.", double=double, train=train, other=str(others[key].tile))
-        raise refuse("mt.double.open", "The {double} on {train} is open: play on it first.",
-                     double=double, train=train)
+                "The {double} on {train} is the oldest open double: play on it before the {other}.",
+                double=double,
+                train=train,
+                other=str(others[key].tile),
+            )
+        raise refuse(
+            "mt.double.open", "The {double} on {train} is open: play on it first.", double=double, train=train
+        )
 
     def _check_draw(self, player: str) -> None:
         self._check_turn(player, "draw")
@@ -355,16 +425,21 @@ class MexicanTrainRound(RoundEngine):
             raise refuse(
                 "mt.first-turn",
                 "{player} has laid tiles in this first turn: no draw now, end the turn instead.",
-                player=player)
+                player=player,
+            )
         if self._drawn:
             if self._turn_doubles:
                 raise refuse(
-                    "mt.draw", "{player} has already drawn since the last double: play the drawn "
-                    "tile if it fits, or pass.", player=player)
+                    "mt.draw",
+                    "{player} has already drawn since the last double: play the drawn "
+                    "tile if it fits, or pass.",
+                    player=player,
+                )
             raise refuse(
                 "mt.draw",
                 "{player} has already drawn this turn: play the drawn tile if it fits, or pass.",
-                player=player)
+                player=player,
+            )
         if self._boneyard == 0:
             raise refuse("mt.draw", "The boneyard is empty: nothing to draw, pass instead.")
 
@@ -374,16 +449,21 @@ class MexicanTrainRound(RoundEngine):
             raise refuse(
                 "mt.first-turn",
                 "{player} has laid tiles in this first turn: end the turn instead of passing.",
-                player=player)
+                player=player,
+            )
         if not self._drawn and self._boneyard > 0:
             if self._turn_doubles:
                 raise refuse(
-                    "mt.marker.place", "{player} has not drawn since the last double: draw a tile "
-                    "first, pass only if it does not fit.", player=player)
+                    "mt.marker.place",
+                    "{player} has not drawn since the last double: draw a tile "
+                    "first, pass only if it does not fit.",
+                    player=player,
+                )
             raise refuse(
                 "mt.marker.place",
                 "{player} has not drawn this turn: draw a tile first, pass only if it does not fit.",
-                player=player)
+                player=player,
+            )
 
     def _check_end(self, player: str) -> None:
         self._check_turn(player, "end")
@@ -391,17 +471,20 @@ class MexicanTrainRound(RoundEngine):
             raise refuse(
                 "mt.double.follow",
                 "{player} played a double: play again, or draw, and pass if nothing fits.",
-                player=player)
+                player=player,
+            )
         if not self.in_first_turn():
             raise refuse(
                 "mt.first-turn",
                 "Only a first turn built with several tiles is ended with 'end': a turn ends by "
-                "itself after one tile.")
+                "itself after one tile.",
+            )
         if not self._laid:
             raise refuse(
                 "mt.first-turn",
                 "{player} has laid no tile this turn: play one, or draw, and pass if it does not fit.",
-                player=player)
+                player=player,
+            )
 
     # ----------------------------------------------------------------- changes
 
@@ -421,8 +504,9 @@ class MexicanTrainRound(RoundEngine):
         self._passes_in_a_row = 0
         first_turn = self.in_first_turn()
         if tile.is_double:
-            self._uncovered.append(UncoveredDouble(
-                key, tile, self._doubles_played, self._turn_number, first_turn))
+            self._uncovered.append(
+                UncoveredDouble(key, tile, self._doubles_played, self._turn_number, first_turn)
+            )
             self._doubles_played += 1
         if self._hands[player] == 0:
             # mt.end.domino / mt.double.last: out at once, no follow-up owed.
@@ -463,7 +547,7 @@ class MexicanTrainRound(RoundEngine):
 
     def _available(self, player: str, key: str) -> bool:
         # mt.train.available
-        return key == player or key == MEXICAN or self._trains[key].marker
+        return key in (player, MEXICAN) or self._trains[key].marker
 
     def _is_dead(self, double: Tile) -> bool:
         # mt.double.dead: every tile carrying its number (the double included) is on the table.
@@ -485,8 +569,7 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
 def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
     """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
     tile = Tile.parse(tile)
-    return [key for key in engine.targets()
-            if engine.is_legal(Action("play", player, tile, key))]
+    return [key for key in engine.targets() if engine.is_legal(Action("play", player, tile, key))]
 
 
 class MexicanTrain(GameRules):
@@ -508,21 +591,30 @@ class MexicanTrain(GameRules):
     def check_table(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions) -> None:
         count = len(players)
         if highest not in cls.sets:
-            raise refuse("mt.players", "Mexican Train is played with a double-6, -9, -12, -15 or -18 "
-                         "set, not double-{highest}.", highest=highest)
+            raise refuse(
+                "mt.players",
+                "Mexican Train is played with a double-6, -9, -12, -15 or -18 set, not double-{highest}.",
+                highest=highest,
+            )
         if count < 2:
             raise refuse("mt.players", "Mexican Train needs at least 2 players.")
         if options.hand_size is None:
             if standard_hand_size(highest, count) is None:
                 allowed = {9: "2–4", 12: "2–8", 15: "9–12", 18: "9–12"}.get(highest)
                 if allowed is None:
-                    raise refuse("mt.players", "The rules give no hand size for a double-{highest} "
-                                 "set: set the hand size.", highest=highest)
+                    raise refuse(
+                        "mt.players",
+                        "The rules give no hand size for a double-{highest} set: set the hand size.",
+                        highest=highest,
+                    )
                 raise refuse(
                     "mt.players",
                     "A double-{highest} set is for {allowed} players, not {count}: "
                     "choose another set or set the hand size.",
-                    highest=highest, allowed=allowed, count=count)
+                    highest=highest,
+                    allowed=allowed,
+                    count=count,
+                )
             return
         needed = count * options.hand_size + 1
         if needed > set_size(highest):
@@ -530,8 +622,12 @@ class MexicanTrain(GameRules):
                 "mt.deal",
                 "{count} hands of {hand} plus the engine need {needed} tiles, "
                 "but a double-{highest} set has only {size}.",
-                count=count, hand=options.hand_size, needed=needed, highest=highest,
-                size=set_size(highest))
+                count=count,
+                hand=options.hand_size,
+                needed=needed,
+                highest=highest,
+                size=set_size(highest),
+            )
 
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
@@ -543,11 +639,20 @@ class MexicanTrain(GameRules):
         return Tile(value, value)
 
     @classmethod
-    def round_setup(cls, number: int, players: tuple[str, ...], highest: int,
-                    options: MexicanTrainOptions, finished: list[RoundRecord]) -> RoundSetup:
+    def round_setup(
+        cls,
+        number: int,
+        players: tuple[str, ...],
+        highest: int,
+        options: MexicanTrainOptions,
+        finished: list[RoundRecord],
+    ) -> RoundSetup:
         # mt.start default: the first player entered starts round 1, then one seat clockwise.
         return RoundSetup(
-            players=players, highest=highest, options=options, number=number,
+            players=players,
+            highest=highest,
+            options=options,
+            number=number,
             double=cls.round_double(number, highest, options),
             starter=players[(number - 1) % len(players)],
             hand_size=cls.hand_size(highest, len(players), options),
@@ -558,8 +663,14 @@ class MexicanTrain(GameRules):
         return face_points(tiles, options.double_blank)
 
     @classmethod
-    def standing(cls, players: tuple[str, ...], highest: int, options: MexicanTrainOptions,
-                 rounds: list[RoundRecord], left: str | None = None) -> Standing:
+    def standing(
+        cls,
+        players: tuple[str, ...],
+        highest: int,
+        options: MexicanTrainOptions,
+        rounds: list[RoundRecord],
+        left: str | None = None,
+    ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
 
     @classmethod

@@ -1,4 +1,5 @@
 """Scoring shared by the games whose lowest total wins (Mexican Train, Chicken Foot)."""
+
 from __future__ import annotations
 
 from referee.rules.base import RoundRecord, Standing
@@ -12,8 +13,9 @@ def summed_totals(players: tuple[str, ...], rounds: list[RoundRecord]) -> dict[s
     return totals
 
 
-def lowest_total_winners(players: tuple[str, ...], rounds: list[RoundRecord],
-                         tie_break: str) -> tuple[list[str], str | None]:
+def lowest_total_winners(
+    players: tuple[str, ...], rounds: list[RoundRecord], tie_break: str
+) -> tuple[list[str], str | None]:
     """Winners by lowest total (`mt.winner`), with the `cf.tie` tie-break when asked.
 
     Returns the winners and, when the tie-break decided, a sentence saying how.
@@ -27,11 +29,12 @@ def lowest_total_winners(players: tuple[str, ...], rounds: list[RoundRecord],
     most = max(zeros.values())
     tied2 = [name for name in tied if zeros[name] == most]
     if len(tied2) == 1:
-        return tied2, (f"{tied2[0]} wins the tie on {best} points with {most} zero-point "
-                       f"round{'s' if most != 1 else ''} (cf.tie).")
+        return tied2, (
+            f"{tied2[0]} wins the tie on {best} points with {most} zero-point "
+            f"round{'s' if most != 1 else ''} (cf.tie)."
+        )
     lowest = {
-        name: min((r.points[name] for r in rounds if r.points[name] > 0), default=None)
-        for name in tied2
+        name: min((r.points[name] for r in rounds if r.points[name] > 0), default=None) for name in tied2
     }
     known = [v for v in lowest.values() if v is not None]
     if not known:
@@ -39,13 +42,16 @@ def lowest_total_winners(players: tuple[str, ...], rounds: list[RoundRecord],
     smallest = min(known)
     tied3 = [name for name in tied2 if lowest[name] == smallest]
     if len(tied3) == 1:
-        return tied3, (f"{tied3[0]} wins the tie on {best} points: equal zero-point rounds, "
-                       f"and the smallest non-zero round score ({smallest}) (cf.tie).")
+        return tied3, (
+            f"{tied3[0]} wins the tie on {best} points: equal zero-point rounds, "
+            f"and the smallest non-zero round score ({smallest}) (cf.tie)."
+        )
     return tied3, None
 
 
-def lowest_total_standing(players: tuple[str, ...], rounds: list[RoundRecord],
-                          round_count: int, tie_break: str) -> Standing:
+def lowest_total_standing(
+    players: tuple[str, ...], rounds: list[RoundRecord], round_count: int, tie_break: str
+) -> Standing:
     totals = summed_totals(players, rounds)
     finished = len(rounds) >= round_count
     standing = Standing(totals=totals, finished=finished)

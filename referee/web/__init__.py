@@ -1,4 +1,5 @@
 """The web layer: the application factory and its blueprints (pages, API)."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,10 @@ MAX_BODY = 64 * 1024
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
-        __name__, instance_relative_config=True,
-        template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
     )
     app.config.from_mapping(
         DATABASE=os.environ.get("REFEREE_DB") or os.path.join(app.instance_path, "referee.db"),
@@ -39,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
     from referee.web.i18n import init_i18n
+
     init_i18n(app)
     stores = StorePool(app.config["DATABASE"], cache=MatchCache())
     store = stores.acquire()
@@ -47,16 +51,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["referee.stores"] = stores
 
     from referee.web import api, pages, table
+
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
-    from referee.web import companion; app.register_blueprint(companion.bp)  # noqa: E702
-    from referee.web import backup; app.register_blueprint(backup.bp)  # noqa: E702
+    from referee.web import companion
+
+    app.register_blueprint(companion.bp)
+    from referee.web import backup
+
+    app.register_blueprint(backup.bp)
     app.jinja_env.globals["tile_svg"] = draw_tile
     from referee.web.errors import init_errors
+
     init_errors(app)
     from referee.web.service import note_wrong_pin
+
     app.after_request(note_wrong_pin)
     app.teardown_appcontext(close_store)
     return app

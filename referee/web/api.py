@@ -1,4 +1,5 @@
 """The JSON API, version 1 (see API.md): parse, call the core, store, answer."""
+
 from __future__ import annotations
 
 import csv
@@ -45,7 +46,9 @@ HTTP_MESSAGES = {
 
 def http_refusal(error: HTTPException) -> tuple[Response, int]:
     """An HTTP error the API's way, keeping its headers (a 405 says which methods are allowed)."""
-    response, status = refusal(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+    response, status = refusal(
+        error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name)
+    )
     for name, value in error.get_headers():
         if name.lower() != "content-type":
             response.headers[name] = value
@@ -81,6 +84,7 @@ install_json_refusals(bp)
 @bp.errorhandler(Exception)
 def _crash(error: Exception):  # pragma: no cover - the safety net for the unforeseen
     from flask import current_app
+
     current_app.logger.exception("API error")
     return refusal(500, HTTP_MESSAGES[500])
 
@@ -127,8 +131,9 @@ def create_game():
 @bp.get("/games")
 def list_games():
     games = get_store().list_games()
-    return jsonify({"games": [{k: g[k] for k in ("id", "game", "players", "status", "created")}
-                              for g in games]})
+    return jsonify(
+        {"games": [{k: g[k] for k in ("id", "game", "players", "status", "created")} for g in games]}
+    )
 
 
 @bp.get("/games/<game_id>")
@@ -163,9 +168,14 @@ def post_hands(game_id: str, number: str):
 
 @bp.get("/games/<game_id>/events")
 def game_events(game_id: str):
-    return jsonify({"events": [
-        {"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
-        for e in get_store().events(game_id)]})
+    return jsonify(
+        {
+            "events": [
+                {"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
+                for e in get_store().events(game_id)
+            ]
+        }
+    )
 
 
 @bp.get("/games/<game_id>/scoresheet.csv")
@@ -175,8 +185,11 @@ def scoresheet_csv(game_id: str):
     writer = csv.writer(out)
     for row in scoresheet_rows(game.match):
         writer.writerow(row)
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="scoresheet-{game.id}.csv"'})
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="scoresheet-{game.id}.csv"'},
+    )
 
 
 @bp.get("/rules/<game>")

@@ -14,13 +14,25 @@ request takes: an import is judged by the same rules and ends in the same state.
 Table PIN hashes are never exported (a 4-digit PIN is guessed offline from its hash in
 seconds); an imported game may be given a new ``pin``.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from flask import (Blueprint, Response, abort, current_app, json, jsonify, redirect,
-                   render_template, request, session)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    json,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import PasswordField
@@ -32,8 +44,7 @@ from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
 from referee.web.forms import Form
-from referee.web.service import (hash_pin, pin_attempt_allowed, pin_matches,
-                                  record_pin_failure)
+from referee.web.service import hash_pin, pin_attempt_allowed, pin_matches, record_pin_failure
 
 bp = Blueprint("backup", __name__)
 
@@ -53,8 +64,10 @@ def game_export(store: Store, game: Mapping[str, Any]) -> dict[str, Any]:
         "id": game["id"],
         "created": game["created"],
         "protected": game["protected"],
-        "events": [{"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
-                   for e in store.events(game["id"])],
+        "events": [
+            {"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
+            for e in store.events(game["id"])
+        ],
     }
 
 
@@ -64,7 +77,8 @@ def envelope(games: list[dict[str, Any]]) -> dict[str, Any]:
 
 def download(data: dict[str, Any], filename: str) -> Response:
     response = current_app.response_class(
-        json.dumps(data, ensure_ascii=False, indent=1) + "\n", mimetype="application/json")
+        json.dumps(data, ensure_ascii=False, indent=1) + "\n", mimetype="application/json"
+    )
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -120,10 +134,15 @@ def parse_backup(body: Any) -> list[dict[str, Any]]:
     _shape(isinstance(body, dict), 'The body must be an export: {"format": "domino-referee", "games": […]}.')
     unknown = sorted(set(body) - {"format", "format_version", "exported", "games"})
     _shape(not unknown, f"Unknown field {unknown[0]!r} in the export." if unknown else "")
-    _shape(body.get("format", FORMAT) == FORMAT, f"This is not a Domino Referee export ('format' must be {FORMAT!r}).")
+    _shape(
+        body.get("format", FORMAT) == FORMAT,
+        f"This is not a Domino Referee export ('format' must be {FORMAT!r}).",
+    )
     version = body.get("format_version", FORMAT_VERSION)
-    _shape(version == FORMAT_VERSION and not isinstance(version, bool),
-           f"This export's format_version is not {FORMAT_VERSION}: it cannot be read.")
+    _shape(
+        version == FORMAT_VERSION and not isinstance(version, bool),
+        f"This export's format_version is not {FORMAT_VERSION}: it cannot be read.",
+    )
     _shape(isinstance(body.get("exported", ""), str), "'exported' must be a time stamp.")
     games = body.get("games")
     _shape(isinstance(games, list) and len(games) > 0, "'games' must be a non-empty list of games.")
@@ -138,28 +157,38 @@ def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
     unknown = sorted(set(raw) - {"id", "created", "protected", "events", "pin"})
     _shape(not unknown, f"Unknown field {unknown[0]!r} in {where.lower()}." if unknown else "")
     game_id = raw.get("id")
-    _shape(isinstance(game_id, str) and bool(GAME_ID.match(game_id)),
-           f"{where} needs an 'id' of 1–64 letters, digits, '-' or '_'.")
+    _shape(
+        isinstance(game_id, str) and bool(GAME_ID.match(game_id)),
+        f"{where} needs an 'id' of 1–64 letters, digits, '-' or '_'.",
+    )
     where = f"Game {game_id!r}"
     _shape(game_id not in seen, f"{where} is in the export twice.")
     seen.add(game_id)
     created = raw.get("created")
-    _shape(created is None or isinstance(created, str) and 0 < len(created) <= STAMP_MAX,
-           f"{where}: 'created' must be a time stamp.")
+    _shape(
+        created is None or (isinstance(created, str) and 0 < len(created) <= STAMP_MAX),
+        f"{where}: 'created' must be a time stamp.",
+    )
     _shape(isinstance(raw.get("protected", False), bool), f"{where}: 'protected' must be true or false.")
     pin_hash = hash_pin(raw["pin"]) if raw.get("pin") is not None else None
     events = raw.get("events")
     _shape(isinstance(events, list) and len(events) > 0, f"{where}: 'events' must be a non-empty list.")
     checked: list[dict[str, Any]] = []
     for position, event in enumerate(events, start=1):
-        _shape(isinstance(event, dict) and set(event) <= {"version", "kind", "payload", "created"},
-               f"{where}, event {position}: an event is {{version, kind, payload, created}}.")
+        _shape(
+            isinstance(event, dict) and set(event) <= {"version", "kind", "payload", "created"},
+            f"{where}, event {position}: an event is {{version, kind, payload, created}}.",
+        )
         number = event.get("version")
-        _shape(number == position and not isinstance(number, bool),
-               f"{where}, event {position}: versions must run 1, 2, 3 … without gaps.")
+        _shape(
+            number == position and not isinstance(number, bool),
+            f"{where}, event {position}: versions must run 1, 2, 3 … without gaps.",
+        )
         stamp = event.get("created")
-        _shape(stamp is None or isinstance(stamp, str) and 0 < len(stamp) <= STAMP_MAX,
-               f"{where}, event {position}: 'created' must be a time stamp.")
+        _shape(
+            stamp is None or (isinstance(stamp, str) and 0 < len(stamp) <= STAMP_MAX),
+            f"{where}, event {position}: 'created' must be a time stamp.",
+        )
         kind, payload = event.get("kind"), event.get("payload")
         _shape(isinstance(payload, dict), f"{where}, event {position}: 'payload' must be an object.")
         if position == 1:
@@ -204,11 +233,20 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
         if taken:
             raise ImportRefused(409, f"A game {taken[0]!r} already exists here: nothing was imported.")
         for game in games:
-            stored = store.create(game["config"], pin_hash=game["pin_hash"], game_id=game["id"],
-                                  created=game["created"] or game["events"][0]["created"])
+            stored = store.create(
+                game["config"],
+                pin_hash=game["pin_hash"],
+                game_id=game["id"],
+                created=game["created"] or game["events"][0]["created"],
+            )
             for event in game["events"][1:]:
-                stored = store.change(stored.id, event["kind"], event["payload"],
-                                      expected_version=event["version"] - 1, stamp=event["created"])
+                stored = store.change(
+                    stored.id,
+                    event["kind"],
+                    event["payload"],
+                    expected_version=event["version"] - 1,
+                    stamp=event["created"],
+                )
             results.append(stored)
     return results
 
@@ -219,18 +257,32 @@ def api_import():
     request.max_content_length = IMPORT_MAX_BODY
     games = parse_backup(json_body())
     stored = write_games(get_store(), games)
-    return jsonify({"imported": [{"id": g.id, "version": g.version, "game": g.match.config.game,
-                                  "status": "finished" if g.match.finished else "playing"}
-                                 for g in stored]}), 201
+    return jsonify(
+        {
+            "imported": [
+                {
+                    "id": g.id,
+                    "version": g.version,
+                    "game": g.match.config.game,
+                    "status": "finished" if g.match.finished else "playing",
+                }
+                for g in stored
+            ]
+        }
+    ), 201
 
 
 # ----------------------------------------------------------------------------- unlock
 
 
 class UnlockForm(Form):
-    pin = PasswordField(_l("Table PIN"), validators=[
-        InputRequired(_l("Enter the table PIN.")),
-        Regexp(r"^\d{4,8}$", message=_l("A table PIN is 4 to 8 digits."))])
+    pin = PasswordField(
+        _l("Table PIN"),
+        validators=[
+            InputRequired(_l("Enter the table PIN.")),
+            Regexp(r"^\d{4,8}$", message=_l("A table PIN is 4 to 8 digits.")),
+        ],
+    )
 
 
 def unlocked_games() -> list[str]:
@@ -255,13 +307,16 @@ def unlock(game_id: str):
     problem = None
     status = 200
     if not game.pin_hash:
-        return render_template("unlock.html", game=game, form=form, target=target, protected=False,
-                               unlocked=True, problem=None)
+        return render_template(
+            "unlock.html", game=game, form=form, target=target, protected=False, unlocked=True, problem=None
+        )
     if request.method == "POST":
         if form.validate_on_submit():
             if not pin_attempt_allowed(game.id):
-                problem, status = _("Too many wrong table PINs for this game: wait a minute and "
-                                    "try again."), 429
+                problem, status = (
+                    _("Too many wrong table PINs for this game: wait a minute and try again."),
+                    429,
+                )
             elif pin_matches(game.pin_hash, form.pin.data):
                 session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
                 return redirect(target, code=303)
@@ -271,13 +326,19 @@ def unlock(game_id: str):
         else:
             errors = [e for field in form.errors.values() for e in field]
             if "csrf_token" in form.errors:
-                problem = _("This page is too old to send (its security token expired): enter the "
-                            "PIN again.")
+                problem = _("This page is too old to send (its security token expired): enter the PIN again.")
             else:
                 problem = str(errors[0]) if errors else _("Enter the table PIN.")
             status = 400
-    return render_template("unlock.html", game=game, form=form, target=target, protected=True,
-                           unlocked=game.id in unlocked_games(), problem=problem), status
+    return render_template(
+        "unlock.html",
+        game=game,
+        form=form,
+        target=target,
+        protected=True,
+        unlocked=game.id in unlocked_games(),
+        problem=problem,
+    ), status
 
 
 # ----------------------------------------------------------------------------- errors

@@ -6,6 +6,7 @@ shape, so the lines can be told apart without colour). Text and axes use ``curre
 so the chart follows the page's light or dark colours; the line colours are mid-tones that
 read on both. ``<title>`` and ``<desc>`` give screen readers the whole table of numbers.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -79,7 +80,7 @@ def _nice_step(top: float, ticks: int = 5) -> int:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= LABEL_MAX else name[:LABEL_MAX - 1] + "…"
+    return name if len(name) <= LABEL_MAX else name[: LABEL_MAX - 1] + "…"
 
 
 def _marker(shape: int, x: float, y: float, colour: str) -> str:
@@ -89,10 +90,14 @@ def _marker(shape: int, x: float, y: float, colour: str) -> str:
     if kind == 1:
         return f'<rect x="{x - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="{colour}"/>'
     if kind == 2:
-        return (f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y + 3.5:.1f}L{x - 4.5:.1f} {y + 3.5:.1f}Z" '
-                f'fill="{colour}"/>')
-    return (f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y:.1f}L{x:.1f} {y + 4.5:.1f}L{x - 4.5:.1f} {y:.1f}Z" '
-            f'fill="{colour}"/>')
+        return (
+            f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y + 3.5:.1f}L{x - 4.5:.1f} {y + 3.5:.1f}Z" '
+            f'fill="{colour}"/>'
+        )
+    return (
+        f'<path d="M{x:.1f} {y - 4.5:.1f}L{x + 4.5:.1f} {y:.1f}L{x:.1f} {y + 4.5:.1f}L{x - 4.5:.1f} {y:.1f}Z" '
+        f'fill="{colour}"/>'
+    )
 
 
 def _spread(wanted: list[tuple[float, int]], gap: float, low: float, high: float) -> dict[int, float]:
@@ -126,27 +131,38 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
     title = _("Running totals after each round (%(what)s)", what=what)
     if series.rounds:
         desc = "; ".join(
-            f"{name}: " + ", ".join(_("round %(number)s %(points)s", number=n, points=v)
-                                    for n, v in zip(series.rounds, values))
-            for name, values in series.totals.items())
+            f"{name}: "
+            + ", ".join(
+                _("round %(number)s %(points)s", number=n, points=v) for n, v in zip(series.rounds, values)
+            )
+            for name, values in series.totals.items()
+        )
         if series.threshold:
             desc += ". " + _("The goat line is at %(points)s.", points=series.threshold)
     else:
         desc = _("No round has been scored yet.")
-    box = f"0 0 {width} {height}" if series.rounds else f'0 0 {EMPTY_WIDTH} {EMPTY_HEIGHT}" style="max-width: 24rem'
-    head = (f'<svg class="totals-chart" id="{escape(chart_id)}" viewBox="{box}" role="img" '
-            f'aria-labelledby="{escape(title_id)} {escape(desc_id)}" xmlns="http://www.w3.org/2000/svg" '
-            f'font-size="15" font-family="system-ui, sans-serif">'
-            f'<title id="{escape(title_id)}">{escape(title)}</title>'
-            f'<desc id="{escape(desc_id)}">{escape(desc)}</desc>')
+    box = (
+        f"0 0 {width} {height}"
+        if series.rounds
+        else f'0 0 {EMPTY_WIDTH} {EMPTY_HEIGHT}" style="max-width: 24rem'
+    )
+    head = (
+        f'<svg class="totals-chart" id="{escape(chart_id)}" viewBox="{box}" role="img" '
+        f'aria-labelledby="{escape(title_id)} {escape(desc_id)}" xmlns="http://www.w3.org/2000/svg" '
+        f'font-size="15" font-family="system-ui, sans-serif">'
+        f'<title id="{escape(title_id)}">{escape(title)}</title>'
+        f'<desc id="{escape(desc_id)}">{escape(desc)}</desc>'
+    )
     parts = [head]
     plot_w, plot_h = width - LEFT - RIGHT, height - TOP - BOTTOM
     if not series.rounds:
         empty = escape(_("No round scored yet"))
-        parts.append(f'<rect x="1" y="1" width="{EMPTY_WIDTH - 2}" height="{EMPTY_HEIGHT - 2}" rx="6" fill="none" '
-                     f'stroke="currentColor" stroke-opacity=".3" stroke-dasharray="4 4"/>'
-                     f'<text x="{EMPTY_WIDTH / 2}" y="{EMPTY_HEIGHT / 2 + 5}" text-anchor="middle" font-size="14" '
-                     f'fill="currentColor">{empty}</text></svg>')
+        parts.append(
+            f'<rect x="1" y="1" width="{EMPTY_WIDTH - 2}" height="{EMPTY_HEIGHT - 2}" rx="6" fill="none" '
+            f'stroke="currentColor" stroke-opacity=".3" stroke-dasharray="4 4"/>'
+            f'<text x="{EMPTY_WIDTH / 2}" y="{EMPTY_HEIGHT / 2 + 5}" text-anchor="middle" font-size="14" '
+            f'fill="currentColor">{empty}</text></svg>'
+        )
         return Markup("".join(parts))
     values = [v for row in series.totals.values() for v in row]
     top_value = max([*values, series.threshold or 0, 1])
@@ -163,35 +179,46 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
     # grid and axes
     for v in range(0, int(y_max) + 1, int(step)):
         y = y_at(v)
-        parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
-                     f'stroke="currentColor" stroke-opacity="{".5" if v == 0 else ".15"}"/>'
-                     f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">{v}</text>')
+        parts.append(
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+            f'stroke="currentColor" stroke-opacity="{".5" if v == 0 else ".15"}"/>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">{v}</text>'
+        )
     every = next(step for step in (1, 2, 5, 10, 20, 50, 100, 1000000) if plot_w * step / last >= 24)
     for n in range(0, last + 1, every):
         x = x_at(n)
-        parts.append(f'<text x="{x:.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" '
-                     f'fill="currentColor">{n}</text>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{TOP + plot_h + 18}" text-anchor="middle" fill="currentColor">{n}</text>'
+        )
     axis = escape(_("round"))
-    parts.append(f'<text x="{LEFT + plot_w / 2}" y="{height - 4}" text-anchor="middle" '
-                 f'fill="currentColor" fill-opacity=".8">{axis}</text>')
+    parts.append(
+        f'<text x="{LEFT + plot_w / 2}" y="{height - 4}" text-anchor="middle" '
+        f'fill="currentColor" fill-opacity=".8">{axis}</text>'
+    )
     if series.threshold:
         y = y_at(series.threshold)
         goat = escape(_("goat at %(points)s", points=series.threshold))
-        parts.append(f'<line class="goat-line" x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
-                     f'stroke="#d6336c" stroke-width="1.5" stroke-dasharray="6 4"/>'
-                     f'<text x="{LEFT + 4}" y="{y - 5:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
-                     f'{goat}</text>')
+        parts.append(
+            f'<line class="goat-line" x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
+            f'stroke="#d6336c" stroke-width="1.5" stroke-dasharray="6 4"/>'
+            f'<text x="{LEFT + 4}" y="{y - 5:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
+            f"{goat}</text>"
+        )
     # lines
     ends: list[tuple[float, int]] = []
     for index, name in enumerate(players):
         colour = COLOURS[index % len(COLOURS)]
         dash = DASHES[index % len(DASHES)]
-        points = [(x_at(0), y_at(0))] + [(x_at(n), y_at(v)) for n, v in zip(series.rounds, series.totals[name])]
+        points = [(x_at(0), y_at(0))] + [
+            (x_at(n), y_at(v)) for n, v in zip(series.rounds, series.totals[name])
+        ]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<g class="series" data-player="{escape(name)}"><title>{escape(name)}</title>'
-                     f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
-                     f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>')
+        parts.append(
+            f'<g class="series" data-player="{escape(name)}"><title>{escape(name)}</title>'
+            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>'
+        )
         parts.extend(_marker(index, x, y, colour) for x, y in points[1:])
         parts.append("</g>")
         ends.append((points[-1][1], index))
@@ -202,8 +229,10 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
         colour = COLOURS[index % len(COLOURS)]
         total = series.totals[name][-1]
         y = placed[index]
-        parts.append(f'<rect x="{label_x:.1f}" y="{y - 5:.1f}" width="10" height="10" rx="2" fill="{colour}"/>'
-                     f'<text class="series-label" x="{label_x + 14:.1f}" y="{y + 5:.1f}" style="{HALO}" '
-                     f'fill="currentColor">{escape(_short(name))} {total}</text>')
+        parts.append(
+            f'<rect x="{label_x:.1f}" y="{y - 5:.1f}" width="10" height="10" rx="2" fill="{colour}"/>'
+            f'<text class="series-label" x="{label_x + 14:.1f}" y="{y + 5:.1f}" style="{HALO}" '
+            f'fill="currentColor">{escape(_short(name))} {total}</text>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))

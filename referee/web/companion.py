@@ -4,11 +4,12 @@ the installable app (manifest, service worker) and the scoresheet as a PDF.
 Views only read the store and render; the numbers come from the core (``Match.state()``,
 ``Standing``) and from the pure ``referee.stats``.
 """
+
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import io
+import ipaddress
 import json
 import mimetypes
 import os
@@ -19,13 +20,20 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import segno
 from flask import (
-    Blueprint, Response, abort, current_app, render_template, request, url_for,
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    url_for,
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -41,8 +49,7 @@ from referee.web.chart import chart_svg
 bp = Blueprint("companion", __name__)
 
 # The games' names in the page's language (lazy: translated when a page shows them).
-TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"),
-          "kozel": _l("Kozel")}
+TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"), "kozel": _l("Kozel")}
 assert set(TITLES) == set(GAME_TITLES)
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -66,6 +73,7 @@ def load_game(game_id: str) -> StoredGame:
 
 # ----- following a game ----------------------------------------------------------------------
 
+
 def chain(tiles: list[str], start: int | None) -> list[tuple[str, int | None]]:
     """Tiles of a line as drawn, each with the half facing the previous one (display only)."""
     drawn: list[tuple[str, int | None]] = []
@@ -88,9 +96,14 @@ def branch(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         tile = Tile.parse(entry["tile"])
         end = entry.get("end")
         first = tile.other(end) if end is not None and tile.has(end) else None
-        drawn.append({"tile": entry["tile"], "first": first,
-                      "toes": [branch(toe) for toe in entry.get("toes", [])],
-                      "dead": entry.get("dead", False)})
+        drawn.append(
+            {
+                "tile": entry["tile"],
+                "first": first,
+                "toes": [branch(toe) for toe in entry.get("toes", [])],
+                "dead": entry.get("dead", False),
+            }
+        )
     return drawn
 
 
@@ -102,9 +115,16 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     trains = []
     if "trains" in rnd:
         for key, train in rnd["trains"].items():
-            trains.append({"key": key, "label": _("Mexican train") if key == "mexican" else key,
-                           "tiles": chain(train["tiles"], engine_value), "open": train.get("open"),
-                           "marker": train.get("marker", False), "mexican": key == "mexican"})
+            trains.append(
+                {
+                    "key": key,
+                    "label": _("Mexican train") if key == "mexican" else key,
+                    "tiles": chain(train["tiles"], engine_value),
+                    "open": train.get("open"),
+                    "marker": train.get("marker", False),
+                    "mexican": key == "mexican",
+                }
+            )
     arms = [branch(arm) for arm in rnd.get("arms", [])]
     on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
     finished = state["status"] == "finished"
@@ -112,14 +132,29 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     ledger = match.standing.extra.get("ledger")
     if ledger is not None:  # kz.score.display: an open account in red, remembered points as "+n"
         last = ledger[-1]["players"] if ledger else {}
-        kozel = {p: {"open": last.get(p, {}).get("open", False),
-                     "remembered": state.get("remembered", {}).get(p, 0)} for p in match.players}
+        kozel = {
+            p: {
+                "open": last.get(p, {}).get("open", False),
+                "remembered": state.get("remembered", {}).get(p, 0),
+            }
+            for p in match.players
+        }
     summary = describe(state)
-    return {"game": game, "state": state, "round": rnd, "trains": trains, "arms": arms,
-            "on_table": on_table, "finished": finished, "title": TITLES[match.config.game],
-            "chart": chart_svg(match, f"follow-chart-{game.id}"), "summary": summary,
-            "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
-            "highest": match.config.highest, "kozel": kozel}
+    return {
+        "game": game,
+        "state": state,
+        "round": rnd,
+        "trains": trains,
+        "arms": arms,
+        "on_table": on_table,
+        "finished": finished,
+        "title": TITLES[match.config.game],
+        "chart": chart_svg(match, f"follow-chart-{game.id}"),
+        "summary": summary,
+        "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
+        "highest": match.config.highest,
+        "kozel": kozel,
+    }
 
 
 def describe(state: dict[str, Any]) -> str:
@@ -239,9 +274,19 @@ def is_loopback(url: str) -> bool:
 
 def qr_svg(text: str) -> bytes:
     buffer = io.BytesIO()
-    segno.make(text, error="m").save(buffer, kind="svg", scale=1, border=4, dark="#000", light="#fff",
-                                     xmldecl=False, svgclass="qr", lineclass=None, omitsize=True,
-                                     title="QR code: " + text)
+    segno.make(text, error="m").save(
+        buffer,
+        kind="svg",
+        scale=1,
+        border=4,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        svgclass="qr",
+        lineclass=None,
+        omitsize=True,
+        title="QR code: " + text,
+    )
     return buffer.getvalue()
 
 
@@ -260,13 +305,21 @@ def share(game_id: str):
     lan = None
     if is_loopback(url):
         from referee.serve import lan_address
+
         address = lan_address()
         lan = None if address.startswith("127.") else address
-    return render_template("companion/share.html", game=game, url=url, loopback=is_loopback(url), lan=lan,
-                           title=TITLES[game.match.config.game])
+    return render_template(
+        "companion/share.html",
+        game=game,
+        url=url,
+        loopback=is_loopback(url),
+        lan=lan,
+        title=TITLES[game.match.config.game],
+    )
 
 
 # ----- players across games ------------------------------------------------------------------
+
 
 def summaries() -> list[GameSummary]:
     """Every stored game, summarized (cached per game version: a game only changes by
@@ -306,8 +359,14 @@ def player(name: str):
         abort(404, description=_("No game has a player called %(name)r.", name=name))
     by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAME_TITLES}
     h2h = sorted(record.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
-    return render_template("companion/player.html", player=record, by_game=by_game, head_to_head=h2h,
-                           games=TITLES, history=sorted(record.history, key=lambda g: g.created, reverse=True))
+    return render_template(
+        "companion/player.html",
+        player=record,
+        by_game=by_game,
+        head_to_head=h2h,
+        games=TITLES,
+        history=sorted(record.history, key=lambda g: g.created, reverse=True),
+    )
 
 
 @bp.get("/leaderboard")
@@ -318,11 +377,16 @@ def leaderboards():
 @bp.get("/leaderboard/<game>")
 def leaderboard_page(game: str):
     if game not in GAMES:
-        abort(404, description=_("There is no game called %(game)r: mexican-train, chicken-foot "
-                                 "or kozel.", game=game))
+        abort(
+            404,
+            description=_(
+                "There is no game called %(game)r: mexican-train, chicken-foot or kozel.", game=game
+            ),
+        )
     rows = leaderboard(summaries(), game)
-    return render_template("companion/leaderboard.html", rows=rows, game=game, title=TITLES[game],
-                           games=TITLES)
+    return render_template(
+        "companion/leaderboard.html", rows=rows, game=game, title=TITLES[game], games=TITLES
+    )
 
 
 # ----- installable app -----------------------------------------------------------------------
@@ -332,8 +396,9 @@ PRECACHE_SUFFIXES = (".css", ".js", ".svg", ".webmanifest")
 
 def precache_files() -> list[Path]:
     static = Path(current_app.static_folder)
-    return sorted(p for p in static.iterdir()
-                  if p.is_file() and p.suffix in PRECACHE_SUFFIXES and p.name != "sw.js")
+    return sorted(
+        p for p in static.iterdir() if p.is_file() and p.suffix in PRECACHE_SUFFIXES and p.name != "sw.js"
+    )
 
 
 @bp.get("/sw.js")
@@ -348,9 +413,11 @@ def service_worker():
         digest.update(path.read_bytes())
     urls = [url_for("static", filename=p.name) for p in files]
     script = (static / "sw.js").read_text(encoding="utf-8")
-    script = (script.replace("__CACHE_VERSION__", digest.hexdigest()[:16])
-              .replace("__PRECACHE__", json.dumps(urls))
-              .replace("__STATIC_PREFIX__", json.dumps(url_for("static", filename=""))))
+    script = (
+        script.replace("__CACHE_VERSION__", digest.hexdigest()[:16])
+        .replace("__PRECACHE__", json.dumps(urls))
+        .replace("__STATIC_PREFIX__", json.dumps(url_for("static", filename="")))
+    )
     response = Response(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
@@ -358,6 +425,7 @@ def service_worker():
 
 
 # ----- the scoresheet as a PDF ---------------------------------------------------------------
+
 
 def find_chromium() -> str | None:
     configured = current_app.config.get("CHROMIUM") or os.environ.get("REFEREE_CHROMIUM")
@@ -379,8 +447,7 @@ def print_to_pdf(html: str, chromium: str) -> bytes:
     static = Path(current_app.static_folder).resolve()
     prefix = url_for("static", filename="")
     # the page's own stylesheets and images, read from disk instead of over HTTP
-    html = re.sub(r'(href|src)="' + re.escape(prefix),
-                  lambda m: f'{m.group(1)}="{static.as_uri()}/', html)
+    html = re.sub(r'(href|src)="' + re.escape(prefix), lambda m: f'{m.group(1)}="{static.as_uri()}/', html)
     # the printed page is what the server rendered: its scripts (service worker, wake lock)
     # have nothing to add to paper, so they are left out
     html = re.sub(r"<script\b[^>]*>.*?</script\s*>", "", html, flags=re.S | re.I)
@@ -389,19 +456,35 @@ def print_to_pdf(html: str, chromium: str) -> bytes:
         target = Path(work) / "scoresheet.pdf"
         page.write_text(html, encoding="utf-8")
         command = [
-            chromium, "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-extensions", "--no-pdf-header-footer",
-            f"--user-data-dir={Path(work) / 'profile'}", f"--print-to-pdf={target}", page.as_uri(),
+            chromium,
+            "--headless",
+            "--disable-gpu",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--no-pdf-header-footer",
+            f"--user-data-dir={Path(work) / 'profile'}",
+            f"--print-to-pdf={target}",
+            page.as_uri(),
         ]
         if os.geteuid() == 0:  # Chromium refuses to run as root with its sandbox
             command.insert(1, "--no-sandbox")
         try:
-            result = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, timeout=PDF_TIMEOUT, check=False)
+            result = subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                timeout=PDF_TIMEOUT,
+                check=False,
+            )
         except (OSError, subprocess.TimeoutExpired) as error:
-            raise PdfUnavailable(_("Chromium could not print the scoresheet (%(error)s).",
-                                   error=str(error))) from None
+            raise PdfUnavailable(
+                _("Chromium could not print the scoresheet (%(error)s).", error=str(error))
+            ) from None
         if not target.exists() or target.stat().st_size == 0:
             current_app.logger.warning("chromium --print-to-pdf failed: %s", result.stderr[-2000:])
             raise PdfUnavailable(_("Chromium could not print the scoresheet."))
@@ -420,18 +503,24 @@ def scoresheet_pdf(game_id: str):
     game = load_game(game_id)
     chromium = find_chromium()
     if chromium is None:
-        return unavailable(_("The PDF is printed by Chromium, which is not installed on this "
-                             "machine. Open the scoresheet and use the browser's Print instead "
-                             "(install Debian's chromium package to get the PDF download)."))
+        return unavailable(
+            _(
+                "The PDF is printed by Chromium, which is not installed on this "
+                "machine. Open the scoresheet and use the browser's Print instead "
+                "(install Debian's chromium package to get the PDF download)."
+            )
+        )
     sheet_path = f"/games/{game_id}/scoresheet"  # the pages' printable scoresheet, rendered in-process
     # the page in this request's language: the inner client keeps its own cookie jar (a
     # forwarded Cookie header would be dropped), so the language goes as Accept-Language
     from referee.web.i18n import current_lang
+
     headers = {"Accept-Language": current_lang()}
     sheet = current_app.test_client().get(sheet_path, headers=headers)
     if sheet.status_code != 200:
-        return unavailable(_("The scoresheet page could not be rendered (HTTP %(status)s).",
-                             status=sheet.status_code))
+        return unavailable(
+            _("The scoresheet page could not be rendered (HTTP %(status)s).", status=sheet.status_code)
+        )
     if not _printing.acquire(timeout=PDF_TIMEOUT):
         return unavailable(_("Another scoresheet is being printed: try again in a minute."))
     try:
@@ -443,7 +532,8 @@ def scoresheet_pdf(game_id: str):
     response = Response(pdf, mimetype="application/pdf")
     stamp = game.created[:10]
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="scoresheet-{game.match.config.game}-{stamp}-{game.id}.pdf"')
+        f'attachment; filename="scoresheet-{game.match.config.game}-{stamp}-{game.id}.pdf"'
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -5,6 +5,7 @@ body of ``POST /api/games``, the ``hands`` of a round, a Kozel hand. Whether the
 allowed is decided by the core (``GameConfig.from_json``, ``Match.enter_hands``,
 ``redeal_check``), exactly as for the API.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,10 +17,19 @@ from wtforms.validators import NumberRange, Optional
 
 from referee.rules.base import bad_request
 
-GAME_CHOICES = [("mexican-train", "Mexican Train"), ("chicken-foot", "Chicken Foot"), ("kozel", "Kozel (Goat)")]
-SET_CHOICES = [("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
-               ("6", "double-6"), ("9", "double-9"), ("12", "double-12"), ("15", "double-15"),
-               ("18", "double-18")]
+GAME_CHOICES = [
+    ("mexican-train", "Mexican Train"),
+    ("chicken-foot", "Chicken Foot"),
+    ("kozel", "Kozel (Goat)"),
+]
+SET_CHOICES = [
+    ("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
+    ("6", "double-6"),
+    ("9", "double-9"),
+    ("12", "double-12"),
+    ("15", "double-15"),
+    ("18", "double-18"),
+]
 DOUBLE_BLANK = [("50", "50 (usual)"), ("25", "25"), ("0", "0")]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
@@ -30,6 +40,7 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form: Any) -> Any:
             from referee.web.i18n import FORM_MESSAGES
+
             return FORM_MESSAGES
 
 
@@ -39,36 +50,59 @@ class NewGameForm(Form):
     game = SelectField("Game", choices=GAME_CHOICES, default="mexican-train")
     players = FieldList(StringField("Player"), min_entries=2)
     set = SelectField("Set", choices=SET_CHOICES, default="")
-    mode = RadioField("Mode", choices=[
-        ("referee", "Referee: log every tile, the app checks each play"),
-        ("scores", "Score pad: enter only the hands left after each round"),
-    ], default="referee")
+    mode = RadioField(
+        "Mode",
+        choices=[
+            ("referee", "Referee: log every tile, the app checks each play"),
+            ("scores", "Score pad: enter only the hands left after each round"),
+        ],
+        default="referee",
+    )
     # Mexican Train
     mt_double_blank = SelectField("Double-blank 0-0 counts", choices=DOUBLE_BLANK, default="50")
-    mt_first_turn = SelectField("First turn", choices=[
-        ("single", "One tile, like any turn"), ("build", "Build: lay a chain on your own train")],
-        default="single")
-    mt_doubles_order = SelectField("Several open doubles", choices=[
-        ("oldest", "Satisfy the oldest first"), ("newest", "Satisfy the newest first")], default="oldest")
-    mt_hand_size = IntegerField("Tiles per player (blank: the usual deal)",
-                                validators=[Optional(), NumberRange(min=1, max=190)])
-    mt_first_double = IntegerField("First round's engine (blank: the highest double)",
-                                   validators=[Optional(), NumberRange(min=0, max=18)])
-    mt_last_double = IntegerField("Last round's engine", default=0,
-                                  validators=[Optional(), NumberRange(min=0, max=18)])
-    mt_tie_break = SelectField("Equal lowest totals", choices=[
-        ("share", "Share the win"), ("chicken-foot", "Chicken Foot tie-break")], default="share")
+    mt_first_turn = SelectField(
+        "First turn",
+        choices=[("single", "One tile, like any turn"), ("build", "Build: lay a chain on your own train")],
+        default="single",
+    )
+    mt_doubles_order = SelectField(
+        "Several open doubles",
+        choices=[("oldest", "Satisfy the oldest first"), ("newest", "Satisfy the newest first")],
+        default="oldest",
+    )
+    mt_hand_size = IntegerField(
+        "Tiles per player (blank: the usual deal)", validators=[Optional(), NumberRange(min=1, max=190)]
+    )
+    mt_first_double = IntegerField(
+        "First round's engine (blank: the highest double)",
+        validators=[Optional(), NumberRange(min=0, max=18)],
+    )
+    mt_last_double = IntegerField(
+        "Last round's engine", default=0, validators=[Optional(), NumberRange(min=0, max=18)]
+    )
+    mt_tie_break = SelectField(
+        "Equal lowest totals",
+        choices=[("share", "Share the win"), ("chicken-foot", "Chicken Foot tie-break")],
+        default="share",
+    )
     # Chicken Foot
     cf_double_blank = SelectField("Double-blank 0-0 counts", choices=DOUBLE_BLANK, default="50")
     cf_arms = SelectField("Spinner arms", choices=[("4", "4 (usual)"), ("6", "6")], default="4")
-    cf_hand_size = IntegerField("Tiles per player", default=7, validators=[Optional(), NumberRange(min=1, max=190)])
+    cf_hand_size = IntegerField(
+        "Tiles per player", default=7, validators=[Optional(), NumberRange(min=1, max=190)]
+    )
     # Kozel
-    kz_fish = SelectField("Fish", choices=[
-        ("all", "For all: each scores own hand"),
-        ("one", "To one: highest hand takes all")], default="all")
-    kz_lose_at = IntegerField("The goat is the first to reach", default=101,
-                              validators=[Optional(), NumberRange(min=1, max=10000)])
-    kz_zero_zero = SelectField("A lone 0-0 counts", choices=[("10", "10 (usual)"), ("25", "25")], default="10")
+    kz_fish = SelectField(
+        "Fish",
+        choices=[("all", "For all: each scores own hand"), ("one", "To one: highest hand takes all")],
+        default="all",
+    )
+    kz_lose_at = IntegerField(
+        "The goat is the first to reach", default=101, validators=[Optional(), NumberRange(min=1, max=10000)]
+    )
+    kz_zero_zero = SelectField(
+        "A lone 0-0 counts", choices=[("10", "10 (usual)"), ("25", "25")], default="10"
+    )
 
     add_player = SubmitField("Add a player")
     start = SubmitField("Start the game")
@@ -110,7 +144,8 @@ class NewGameForm(Form):
 def hands_form_class(count: int) -> type[Form]:
     """A form with one text field per player (``p0`` … in seat order)."""
     fields: dict[str, Any] = {
-        f"p{index}": StringField(f"p{index}", validators=[Optional()]) for index in range(count)}
+        f"p{index}": StringField(f"p{index}", validators=[Optional()]) for index in range(count)
+    }
     fields["version"] = HiddenField()
     fields["save"] = SubmitField("Save the round")
     return type("HandsForm", (Form,), fields)
@@ -123,8 +158,9 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
     """
     raw = (text or "").strip()
     if not raw:
-        raise bad_request("Enter {player}'s hand: the points, the tiles left, or \"out\".",
-                          field=player, player=player)
+        raise bad_request(
+            'Enter {player}\'s hand: the points, the tiles left, or "out".', field=player, player=player
+        )
     if raw.casefold() in OUT_WORDS:
         return []
     if raw.isdigit():
@@ -132,9 +168,13 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
     parts = [part for part in re.split(r"[\s,;]+", raw) if part]
     for part in parts:
         if not re.fullmatch(r"\d{1,2}\s*[-|:/]\s*\d{1,2}", part):
-            raise bad_request("{player}'s hand: {part!r} is not a tile; write tiles like \"5-6\" "
-                              "separated by spaces, or type the points.", field=player,
-                              player=player, part=part)
+            raise bad_request(
+                '{player}\'s hand: {part!r} is not a tile; write tiles like "5-6" '
+                "separated by spaces, or type the points.",
+                field=player,
+                player=player,
+                part=part,
+            )
     return parts
 
 

@@ -15,12 +15,14 @@ Catalogs live in ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the ``
 files are compiled by ``scripts/compile_translations.py`` (``compile_catalogs`` below) at
 install and test time.
 """
+
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from babel.support import NullTranslations, Translations
@@ -51,6 +53,7 @@ bp = Blueprint("i18n", __name__)
 
 # ----------------------------------------------------------------------------- set-up
 
+
 def select_locale() -> str:
     """The cookie's language, else the browser's best match, else English."""
     if not has_request_context():
@@ -69,12 +72,14 @@ def init_i18n(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(
-        LANGUAGES=LANGUAGES, current_lang=current_lang, lang_url=lang_url,
-        language_name=language_name)
+        LANGUAGES=LANGUAGES, current_lang=current_lang, lang_url=lang_url, language_name=language_name
+    )
     app.jinja_env.filters["tr"] = translate_text
     if not any(TRANSLATIONS.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")):
-        log.warning("No compiled catalogs in %s: run scripts/compile_translations.py "
-                    "(pages will be in English).", TRANSLATIONS)
+        log.warning(
+            "No compiled catalogs in %s: run scripts/compile_translations.py (pages will be in English).",
+            TRANSLATIONS,
+        )
 
 
 def current_lang() -> str:
@@ -96,6 +101,7 @@ def language_name(code: str) -> str:
 def lang_url(code: str) -> str:
     """The switcher's link: ``/lang/hi?next=<this page>``."""
     from flask import url_for
+
     target = request.full_path if has_request_context() else "/"
     if target.endswith("?"):
         target = target[:-1]
@@ -108,8 +114,9 @@ def set_language(code: str):
     if code not in CODES:
         abort(404)
     response = redirect(_safe_next(request.args.get("next") or request.referrer), code=303)
-    response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
-                        secure=request.is_secure)
+    response.set_cookie(
+        COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True, secure=request.is_secure
+    )
     return response
 
 
@@ -128,7 +135,8 @@ def _safe_next(target: str | None) -> str:
 
 # ----------------------------------------------------------------------------- catalogs
 
-@lru_cache(maxsize=None)
+
+@cache
 def translations(lang: str) -> NullTranslations:
     """The compiled catalog of ``lang`` (English and a missing catalog: no translation)."""
     if lang == DEFAULT or lang not in CODES:
@@ -148,6 +156,7 @@ def _from_po(po: Path) -> NullTranslations:
 
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
+
     with po.open("rb") as handle:
         catalog = read_po(handle)
     buffer = BytesIO()
@@ -204,13 +213,18 @@ def translate_violation(error: BaseException, lang: str | None = None) -> str:
 def translate_refusal(error: RuleViolation | BadRequest, lang: str | None = None) -> dict[str, Any]:
     """``{"error": sentence, "rule": id, "rule_text": text}`` in ``lang``, for pages."""
     from referee.rules.book import rule_text
+
     lang = lang or current_lang()
     rule = getattr(error, "rule_id", None)
-    return {"error": translate_violation(error, lang), "rule": rule,
-            "rule_text": rule_text(rule, lang) if rule else None}
+    return {
+        "error": translate_violation(error, lang),
+        "rule": rule,
+        "rule_text": rule_text(rule, lang) if rule else None,
+    }
 
 
 # ----------------------------------------------------------------------------- build step
+
 
 def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> list[Path]:
     """Compile every ``<lang>/LC_MESSAGES/messages.po`` under ``directory`` to ``.mo``.
@@ -220,6 +234,7 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
     """
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
+
     written = []
     problems = []
     for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
@@ -230,8 +245,10 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
                 continue
             strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
             if message.fuzzy or not all(strings):
-                problems.append(f"{po.parents[1].name}: {message.id!r}"
-                                + (" is fuzzy" if message.fuzzy else " is not translated"))
+                problems.append(
+                    f"{po.parents[1].name}: {message.id!r}"
+                    + (" is fuzzy" if message.fuzzy else " is not translated")
+                )
         errors = list(catalog.check())
         for message, errs in errors:
             for err in errs:
@@ -248,7 +265,8 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
 
 # ----------------------------------------------------------------------------- forms
 
-def N_(text: str) -> str:  # noqa: N802 - the usual name of a gettext no-op marker
+
+def N_(text: str) -> str:
     """Marks a message for the catalogs without translating it here."""
     return text
 
@@ -312,7 +330,8 @@ def translate_form(form: Any, lang: str | None = None) -> Any:
                 (choice[0], gettext_in(lang, choice[1]), *choice[2:])
                 if isinstance(choice, (list, tuple)) and len(choice) >= 2 and isinstance(choice[1], str)
                 else choice
-                for choice in choices]
+                for choice in choices
+            ]
     return form
 
 
@@ -340,8 +359,11 @@ def extract_forms(fileobj, keywords, comment_tags, options):
     tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
 
     def text(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and any(ch.isalpha() for ch in node.value):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and any(ch.isalpha() for ch in node.value)
+        ):
             return node.value
         return None
 

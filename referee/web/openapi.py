@@ -5,6 +5,7 @@ same as a missing one), and every answer of every endpoint — refusals included
 described. ``tests/reliability/test_openapi.py`` runs Schemathesis against it and checks
 that every ``/api`` route of the app is in it.
 """
+
 from __future__ import annotations
 
 from copy import deepcopy
@@ -12,43 +13,72 @@ from functools import lru_cache
 from typing import Any
 
 TILE_PATTERN = r"^\s*[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}\s*$"
-TILE = {"type": "string", "pattern": TILE_PATTERN, "example": "5-12",
-        "description": "A tile as two pip values, either order: \"5-12\" = \"12-5\"."}
-CANONICAL_TILE = {"type": "string", "pattern": r"^[0-9]{1,2}-[0-9]{1,2}$", "example": "5-12",
-                  "description": "A tile as the API writes it: the smaller half first."}
-NAME = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": r"^[^<>\x00-\x1f\x7f]*$",
-        "description": "A player name: 1–40 characters (after trimming spaces), any script; no '<' or '>', "
-                       "no control or format characters (400)."}
+TILE = {
+    "type": "string",
+    "pattern": TILE_PATTERN,
+    "example": "5-12",
+    "description": 'A tile as two pip values, either order: "5-12" = "12-5".',
+}
+CANONICAL_TILE = {
+    "type": "string",
+    "pattern": r"^[0-9]{1,2}-[0-9]{1,2}$",
+    "example": "5-12",
+    "description": "A tile as the API writes it: the smaller half first.",
+}
+NAME = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 40,
+    "pattern": r"^[^<>\x00-\x1f\x7f]*$",
+    "description": "A player name: 1–40 characters (after trimming spaces), any script; no '<' or '>', "
+    "no control or format characters (400).",
+}
 ERROR = {
-    "type": "object", "required": ["error", "rule"],
+    "type": "object",
+    "required": ["error", "rule"],
     "properties": {
         "error": {"type": "string", "minLength": 1, "description": "One sentence for a person."},
         "rule": {"type": ["string", "null"], "description": "Rule id from RULES.md, or null."},
         "rule_text": {"type": "string", "description": "The rule's text, when the refusal names one."},
     },
 }
-REFUSALS = {400: "Malformed body or wrong types", 403: "The game is protected by a table PIN",
-            404: "Unknown game or round", 405: "Method not allowed at this address",
-            409: "The game changed (stale version), or an imported game id exists already",
-            413: "Body too large", 415: "Not JSON",
-            422: "Well-formed but against the rules or the state"}
+REFUSALS = {
+    400: "Malformed body or wrong types",
+    403: "The game is protected by a table PIN",
+    404: "Unknown game or round",
+    405: "Method not allowed at this address",
+    409: "The game changed (stale version), or an imported game id exists already",
+    413: "Body too large",
+    415: "Not JSON",
+    422: "Well-formed but against the rules or the state",
+}
 
 
 def _refusals(*codes: int) -> dict[str, Any]:
-    return {str(code): {"description": REFUSALS[code], "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/Error"}}}} for code in codes}
+    return {
+        str(code): {
+            "description": REFUSALS[code],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        for code in codes
+    }
 
 
 def _json(schema_ref: str, description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    answer: dict[str, Any] = {"description": description, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{schema_ref}"}}}}
+    answer: dict[str, Any] = {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}},
+    }
     if headers:
         answer["headers"] = headers
     return answer
 
 
 def _body(ref: str) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}},
+    }
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -61,12 +91,21 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 LOCATION = {"Location": {"description": "The game's address in the API", "schema": {"type": "string"}}}
-ATTACHMENT = {"Content-Disposition": {"description": "attachment; filename=\"…json\"",
-                                      "schema": {"type": "string", "pattern": "^attachment"}}}
+ATTACHMENT = {
+    "Content-Disposition": {
+        "description": 'attachment; filename="…json"',
+        "schema": {"type": "string", "pattern": "^attachment"},
+    }
+}
 INTS = {"type": "object", "additionalProperties": {"type": "integer"}}
-ROUND_END = {"type": ["object", "null"], "required": ["reason", "player"], "properties": {
-    "reason": {"type": "string", "enum": ["domino", "blocked", "fish", "table"]},
-    "player": {"type": ["string", "null"]}}}
+ROUND_END = {
+    "type": ["object", "null"],
+    "required": ["reason", "player"],
+    "properties": {
+        "reason": {"type": "string", "enum": ["domino", "blocked", "fish", "table"]},
+        "player": {"type": ["string", "null"]},
+    },
+}
 STRINGS = {"type": "array", "items": {"type": "string"}}
 
 GAME_OPTIONS = {
@@ -94,93 +133,172 @@ GAME_OPTIONS = {
 
 def _new_game(game: str) -> dict[str, Any]:
     return {
-        "type": "object", "required": ["game", "players"], "additionalProperties": False,
+        "type": "object",
+        "required": ["game", "players"],
+        "additionalProperties": False,
         "properties": {
             "game": {"const": game},
-            "players": {"type": "array", "minItems": 1, "maxItems": 30, "uniqueItems": True, "items": NAME,
-                        "description": "Names in turn order, unique (ignoring case)."},
+            "players": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 30,
+                "uniqueItems": True,
+                "items": NAME,
+                "description": "Names in turn order, unique (ignoring case).",
+            },
             "set": {"type": "integer", "description": "The highest pip of the set (12, 9, 6 by default)."},
             "mode": {"type": "string", "enum": ["referee", "scores"]},
-            "options": {"type": ["object", "null"], "additionalProperties": False,
-                        "description": "Every option is optional; null means the default.",
-                        "properties": {key: _nullable(value) for key, value in GAME_OPTIONS[game].items()}},
-            "pin": {"type": ["string", "null"], "pattern": "^[0-9]{4,8}$",
-                    "description": "An optional table PIN: without it others may watch but not change the game."},
+            "options": {
+                "type": ["object", "null"],
+                "additionalProperties": False,
+                "description": "Every option is optional; null means the default.",
+                "properties": {key: _nullable(value) for key, value in GAME_OPTIONS[game].items()},
+            },
+            "pin": {
+                "type": ["string", "null"],
+                "pattern": "^[0-9]{4,8}$",
+                "description": "An optional table PIN: without it others may watch but not change the game.",
+            },
         },
     }
 
 
 GAME_STATE = {
     "type": "object",
-    "required": ["id", "game", "mode", "set", "players", "options", "version", "status",
-                 "round", "rounds", "totals", "winners", "created"],
+    "required": [
+        "id",
+        "game",
+        "mode",
+        "set",
+        "players",
+        "options",
+        "version",
+        "status",
+        "round",
+        "rounds",
+        "totals",
+        "winners",
+        "created",
+    ],
     "properties": {
         "id": {"type": "string"},
         "game": {"type": "string", "enum": ["mexican-train", "chicken-foot", "kozel"]},
         "mode": {"type": "string", "enum": ["referee", "scores"]},
-        "set": {"type": "integer"}, "players": STRINGS, "options": {"type": "object"},
+        "set": {"type": "integer"},
+        "players": STRINGS,
+        "options": {"type": "object"},
         "version": {"type": "integer", "minimum": 1},
         "status": {"type": "string", "enum": ["playing", "finished"]},
         "created": {"type": "string"},
         "round": {
-            "type": "object", "required": ["number", "double", "status", "turn", "boneyard", "hands", "end"],
+            "type": "object",
+            "required": ["number", "double", "status", "turn", "boneyard", "hands", "end"],
             "properties": {
-                "number": {"type": "integer", "minimum": 1}, "double": {"type": ["string", "null"]},
+                "number": {"type": "integer", "minimum": 1},
+                "double": {"type": ["string", "null"]},
                 "status": {"type": "string", "enum": ["playing", "scoring", "done"]},
                 "turn": {"type": ["string", "null"]},
                 "boneyard": {"type": ["integer", "null"], "minimum": 0},
-                "hands": {"type": ["object", "null"], "additionalProperties": {"type": "integer", "minimum": 0}},
+                "hands": {
+                    "type": ["object", "null"],
+                    "additionalProperties": {"type": "integer", "minimum": 0},
+                },
                 "end": ROUND_END,
-                "reminders": {"type": "array", "items": {"type": "object", "required": ["rule", "text"],
-                                                          "properties": {"rule": {"type": "string"},
-                                                                         "text": {"type": "string"}}}},
-                "trains": {"type": "object", "description": "mexican-train: every train, the engine not included",
-                           "additionalProperties": {"type": "object", "required": ["tiles", "open", "marker"],
-                                                    "properties": {"tiles": STRINGS,
-                                                                   "open": {"type": "integer"},
-                                                                   "marker": {"type": "boolean"}}}},
+                "reminders": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["rule", "text"],
+                        "properties": {"rule": {"type": "string"}, "text": {"type": "string"}},
+                    },
+                },
+                "trains": {
+                    "type": "object",
+                    "description": "mexican-train: every train, the engine not included",
+                    "additionalProperties": {
+                        "type": "object",
+                        "required": ["tiles", "open", "marker"],
+                        "properties": {
+                            "tiles": STRINGS,
+                            "open": {"type": "integer"},
+                            "marker": {"type": "boolean"},
+                        },
+                    },
+                },
                 "open_doubles": {"type": "array", "items": {"type": "string"}},
-                "open_ends": {"type": "array", "items": {"type": "object", "required": ["on", "value"],
-                                                         "properties": {"on": {"type": "string"},
-                                                                        "value": {"type": "integer"}}}},
-                "foot": {"type": ["object", "null"], "properties": {"double": {"type": "string"},
-                                                                    "toes": {"type": "integer"}}},
+                "open_ends": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["on", "value"],
+                        "properties": {"on": {"type": "string"}, "value": {"type": "integer"}},
+                    },
+                },
+                "foot": {
+                    "type": ["object", "null"],
+                    "properties": {"double": {"type": "string"}, "toes": {"type": "integer"}},
+                },
                 "ends": {"type": "array", "items": {"type": "integer"}},
             },
         },
-        "rounds": {"type": "array", "items": {
-            "type": "object", "required": ["number", "double", "points", "end"],
-            "properties": {"number": {"type": "integer", "minimum": 1}, "double": {"type": ["string", "null"]},
-                           "points": INTS, "end": ROUND_END}}},
+        "rounds": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["number", "double", "points", "end"],
+                "properties": {
+                    "number": {"type": "integer", "minimum": 1},
+                    "double": {"type": ["string", "null"]},
+                    "points": INTS,
+                    "end": ROUND_END,
+                },
+            },
+        },
         "totals": INTS,
         "winners": STRINGS,
         "round_count": {"type": ["integer", "null"]},
         "rules_in_force": STRINGS,
         "tie_break": {"type": "string"},
-        "remembered": INTS, "pot": {"type": "integer"}, "goats": STRINGS,
-        "rating": INTS, "left": {"type": ["string", "null"]},
+        "remembered": INTS,
+        "pot": {"type": "integer"},
+        "goats": STRINGS,
+        "rating": INTS,
+        "left": {"type": ["string", "null"]},
     },
 }
 
 EVENT = {
-    "type": "object", "required": ["version", "kind", "payload"], "additionalProperties": False,
+    "type": "object",
+    "required": ["version", "kind", "payload"],
+    "additionalProperties": False,
     "properties": {
         "version": {"type": "integer", "minimum": 1},
         "kind": {"type": "string", "enum": ["create", "action", "hands"]},
-        "payload": {"type": "object", "description": "create: the game's settings; action: the action; "
-                                                     "hands: {\"round\": n, \"hands\": {…}}"},
+        "payload": {
+            "type": "object",
+            "description": "create: the game's settings; action: the action; "
+            'hands: {"round": n, "hands": {…}}',
+        },
         "created": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
     },
 }
 
 EXPORTED_GAME = {
-    "type": "object", "required": ["id", "events"], "additionalProperties": False,
+    "type": "object",
+    "required": ["id", "events"],
+    "additionalProperties": False,
     "properties": {
         "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
         "created": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
-        "protected": {"type": "boolean", "description": "The game had a table PIN (its hash is not exported)."},
-        "pin": {"type": ["string", "null"], "pattern": "^[0-9]{4,8}$",
-                "description": "Import only: a table PIN for the imported game."},
+        "protected": {
+            "type": "boolean",
+            "description": "The game had a table PIN (its hash is not exported).",
+        },
+        "pin": {
+            "type": ["string", "null"],
+            "pattern": "^[0-9]{4,8}$",
+            "description": "Import only: a table PIN for the imported game.",
+        },
         "events": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Event"}},
     },
 }
@@ -189,146 +307,311 @@ EXPORTED_GAME = {
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
     game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    pin = {"name": "X-Table-Pin", "in": "header", "required": False, "schema": {"type": "string"},
-           "description": "The game's table PIN (needed to change a protected game unless this "
-                          "browser unlocked it at /games/{game_id}/unlock)."}
+    pin = {
+        "name": "X-Table-Pin",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "The game's table PIN (needed to change a protected game unless this "
+        "browser unlocked it at /games/{game_id}/unlock).",
+    }
     change_refusals = _refusals(400, 403, 404, 409, 413, 415, 422)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Domino Referee API", "version": "1",
-                 "description": "Referee and score pad for Mexican Train, Chicken Foot and Kozel. "
-                                "A refusal changes nothing."},
+        "info": {
+            "title": "Domino Referee API",
+            "version": "1",
+            "description": "Referee and score pad for Mexican Train, Chicken Foot and Kozel. "
+            "A refusal changes nothing.",
+        },
         "paths": {
             "/api/games": {
-                "get": {"summary": "List games", "operationId": "listGames",
-                        "responses": {"200": _json("GameList", "The games")}},
-                "post": {"summary": "Create a game", "operationId": "createGame", "requestBody": _body("NewGame"),
-                         "responses": {"201": _json("GameState", "The new game", LOCATION),
-                                       **_refusals(400, 413, 415, 422)}},
+                "get": {
+                    "summary": "List games",
+                    "operationId": "listGames",
+                    "responses": {"200": _json("GameList", "The games")},
+                },
+                "post": {
+                    "summary": "Create a game",
+                    "operationId": "createGame",
+                    "requestBody": _body("NewGame"),
+                    "responses": {
+                        "201": _json("GameState", "The new game", LOCATION),
+                        **_refusals(400, 413, 415, 422),
+                    },
+                },
             },
             "/api/games/{game_id}": {
-                "get": {"summary": "Game state", "operationId": "getGame", "parameters": [game_id],
-                        "responses": {"200": _json("GameState", "The game", LOCATION), **_refusals(404)}},
+                "get": {
+                    "summary": "Game state",
+                    "operationId": "getGame",
+                    "parameters": [game_id],
+                    "responses": {"200": _json("GameState", "The game", LOCATION), **_refusals(404)},
+                },
             },
             "/api/games/{game_id}/actions": {
-                "post": {"summary": "Log an action (referee mode), undo, or leave (kozel)",
-                         "operationId": "postAction",
-                         "parameters": [game_id, pin], "requestBody": _body("Action"),
-                         "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals}},
+                "post": {
+                    "summary": "Log an action (referee mode), undo, or leave (kozel)",
+                    "operationId": "postAction",
+                    "parameters": [game_id, pin],
+                    "requestBody": _body("Action"),
+                    "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals},
+                },
             },
             "/api/games/{game_id}/rounds/{number}/hands": {
-                "post": {"summary": "Enter (or correct) the hands left of a round",
-                         "operationId": "postHands",
-                         "parameters": [game_id, {"name": "number", "in": "path", "required": True,
-                                                  "schema": {"type": "string", "pattern": "^[0-9]+$"},
-                                                  "description": "The round number (1 …)."}, pin],
-                         "requestBody": _body("Hands"),
-                         "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals}},
+                "post": {
+                    "summary": "Enter (or correct) the hands left of a round",
+                    "operationId": "postHands",
+                    "parameters": [
+                        game_id,
+                        {
+                            "name": "number",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string", "pattern": "^[0-9]+$"},
+                            "description": "The round number (1 …).",
+                        },
+                        pin,
+                    ],
+                    "requestBody": _body("Hands"),
+                    "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals},
+                },
             },
             "/api/games/{game_id}/events": {
-                "get": {"summary": "The game's history of accepted changes", "operationId": "getEvents",
-                        "parameters": [game_id],
-                        "responses": {"200": _json("EventList", "Events, oldest first"), **_refusals(404)}},
+                "get": {
+                    "summary": "The game's history of accepted changes",
+                    "operationId": "getEvents",
+                    "parameters": [game_id],
+                    "responses": {"200": _json("EventList", "Events, oldest first"), **_refusals(404)},
+                },
             },
             "/api/games/{game_id}/scoresheet.csv": {
-                "get": {"summary": "Scoresheet as CSV: a row per round, a column per player, a totals row",
-                        "operationId": "getScoresheet", "parameters": [game_id],
-                        "responses": {"200": {"description": "CSV", "headers": ATTACHMENT,
-                                              "content": {"text/csv": {"schema": {"type": "string"}}}},
-                                      **_refusals(404)}},
+                "get": {
+                    "summary": "Scoresheet as CSV: a row per round, a column per player, a totals row",
+                    "operationId": "getScoresheet",
+                    "parameters": [game_id],
+                    "responses": {
+                        "200": {
+                            "description": "CSV",
+                            "headers": ATTACHMENT,
+                            "content": {"text/csv": {"schema": {"type": "string"}}},
+                        },
+                        **_refusals(404),
+                    },
+                },
             },
             "/api/games/{game_id}/export": {
-                "get": {"summary": "Back up one game: its event log, as a JSON download",
-                        "operationId": "exportGame", "parameters": [game_id],
-                        "responses": {"200": _json("Export", "The export", ATTACHMENT), **_refusals(404)}},
+                "get": {
+                    "summary": "Back up one game: its event log, as a JSON download",
+                    "operationId": "exportGame",
+                    "parameters": [game_id],
+                    "responses": {"200": _json("Export", "The export", ATTACHMENT), **_refusals(404)},
+                },
             },
             "/api/export": {
-                "get": {"summary": "Back up every game, as a JSON download", "operationId": "exportAll",
-                        "responses": {"200": _json("Export", "The export", ATTACHMENT)}},
+                "get": {
+                    "summary": "Back up every game, as a JSON download",
+                    "operationId": "exportAll",
+                    "responses": {"200": _json("Export", "The export", ATTACHMENT)},
+                },
             },
             "/api/import": {
-                "post": {"summary": "Restore games from an export: each is replayed through the rules, "
-                                    "all or nothing; ids that exist already are refused (409)",
-                         "operationId": "importGames", "requestBody": _body("Import"),
-                         "responses": {"201": _json("Imported", "The games created"),
-                                       **_refusals(400, 409, 413, 415, 422)}},
+                "post": {
+                    "summary": "Restore games from an export: each is replayed through the rules, "
+                    "all or nothing; ids that exist already are refused (409)",
+                    "operationId": "importGames",
+                    "requestBody": _body("Import"),
+                    "responses": {
+                        "201": _json("Imported", "The games created"),
+                        **_refusals(400, 409, 413, 415, 422),
+                    },
+                },
             },
             "/api/rules/{game}": {
-                "get": {"summary": "The rule book of a game", "operationId": "getRules",
-                        "parameters": [{"name": "game", "in": "path", "required": True,
-                                        "schema": {"type": "string"}}],
-                        "responses": {"200": _json("RuleBook", "Rules"), **_refusals(404)}},
+                "get": {
+                    "summary": "The rule book of a game",
+                    "operationId": "getRules",
+                    "parameters": [
+                        {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
+                    "responses": {"200": _json("RuleBook", "Rules"), **_refusals(404)},
+                },
             },
             "/api/openapi.json": {
-                "get": {"summary": "This document", "operationId": "getOpenApi", "responses": {"200": {
-                    "description": "OpenAPI 3.1", "content": {"application/json": {"schema": {
-                        "type": "object", "required": ["openapi", "info", "paths"]}}}}}},
+                "get": {
+                    "summary": "This document",
+                    "operationId": "getOpenApi",
+                    "responses": {
+                        "200": {
+                            "description": "OpenAPI 3.1",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"type": "object", "required": ["openapi", "info", "paths"]}
+                                }
+                            },
+                        }
+                    },
+                },
             },
         },
-        "components": {"schemas": {
-            "Error": ERROR,
-            "Tile": TILE,
-            "NewGame": {"oneOf": [_new_game(game) for game in GAME_OPTIONS],
-                        "description": "A new game; `set` and `options` depend on the game (API.md)."},
-            "Action": {
-                "type": "object", "required": ["type"], "additionalProperties": False,
-                "properties": {
-                    "type": {"type": "string", "enum": ["play", "draw", "pass", "end", "start", "leave", "undo"]},
-                    "player": {"type": ["string", "null"], "description": "Needed by every type but undo."},
-                    "tile": _nullable(TILE), "on": _nullable(TILE),
-                    "train": {"type": ["string", "null"], "description": "mexican-train: a player or \"mexican\"."},
-                    "version": {"type": "integer", "description": "409 unless the game is at this version."},
+        "components": {
+            "schemas": {
+                "Error": ERROR,
+                "Tile": TILE,
+                "NewGame": {
+                    "oneOf": [_new_game(game) for game in GAME_OPTIONS],
+                    "description": "A new game; `set` and `options` depend on the game (API.md).",
                 },
-                "anyOf": [
-                    {"properties": {"type": {"const": "undo"}}},
-                    {"required": ["player"], "properties": {
-                        "type": {"enum": ["draw", "pass", "end", "start", "leave"]}, "player": {"type": "string"}}},
-                    {"required": ["player", "tile"], "properties": {
-                        "type": {"const": "play"}, "player": {"type": "string"}, "tile": TILE}},
-                ],
-            },
-            "Hands": {
-                "type": "object", "required": ["hands"], "additionalProperties": False,
-                "properties": {
-                    "hands": {"type": "object", "description": "One entry per player: tiles left, or points.",
-                              "additionalProperties": {"oneOf": [
-                                  {"type": "array", "items": TILE}, {"type": "integer", "minimum": 0}]}},
-                    "version": {"type": "integer"},
+                "Action": {
+                    "type": "object",
+                    "required": ["type"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "type": {
+                            "type": "string",
+                            "enum": ["play", "draw", "pass", "end", "start", "leave", "undo"],
+                        },
+                        "player": {
+                            "type": ["string", "null"],
+                            "description": "Needed by every type but undo.",
+                        },
+                        "tile": _nullable(TILE),
+                        "on": _nullable(TILE),
+                        "train": {
+                            "type": ["string", "null"],
+                            "description": 'mexican-train: a player or "mexican".',
+                        },
+                        "version": {
+                            "type": "integer",
+                            "description": "409 unless the game is at this version.",
+                        },
+                    },
+                    "anyOf": [
+                        {"properties": {"type": {"const": "undo"}}},
+                        {
+                            "required": ["player"],
+                            "properties": {
+                                "type": {"enum": ["draw", "pass", "end", "start", "leave"]},
+                                "player": {"type": "string"},
+                            },
+                        },
+                        {
+                            "required": ["player", "tile"],
+                            "properties": {
+                                "type": {"const": "play"},
+                                "player": {"type": "string"},
+                                "tile": TILE,
+                            },
+                        },
+                    ],
                 },
-            },
-            "GameState": GAME_STATE,
-            "GameList": {"type": "object", "required": ["games"], "properties": {"games": {"type": "array", "items": {
-                "type": "object", "required": ["id", "game", "players", "status", "created"], "properties": {
-                    "id": {"type": "string"},
-                    "game": {"type": "string", "enum": ["mexican-train", "chicken-foot", "kozel"]},
-                    "players": STRINGS, "status": {"type": "string", "enum": ["playing", "finished"]},
-                    "created": {"type": "string"}}}}}},
-            "Event": EVENT,
-            "EventList": {"type": "object", "required": ["events"], "properties": {
-                "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}}},
-            "Export": {
-                "type": "object", "required": ["format", "format_version", "exported", "games"],
-                "properties": {
-                    "format": {"const": "domino-referee"}, "format_version": {"const": 1},
-                    "exported": {"type": "string"},
-                    "games": {"type": "array", "items": {"$ref": "#/components/schemas/ExportedGame"}}}},
-            "ExportedGame": EXPORTED_GAME,
-            "Import": {
-                "type": "object", "required": ["games"], "additionalProperties": False,
-                "properties": {
-                    "format": {"const": "domino-referee"}, "format_version": {"const": 1},
-                    "exported": {"type": "string"},
-                    "games": {"type": "array", "minItems": 1,
-                              "items": {"$ref": "#/components/schemas/ExportedGame"}}}},
-            "Imported": {"type": "object", "required": ["imported"], "properties": {"imported": {
-                "type": "array", "items": {"type": "object", "required": ["id", "version", "game", "status"],
-                                           "properties": {"id": {"type": "string"},
-                                                          "version": {"type": "integer"},
-                                                          "game": {"type": "string"},
-                                                          "status": {"type": "string"}}}}}},
-            "RuleBook": {"type": "object", "required": ["game", "rules"], "properties": {
-                "game": {"type": "string"},
-                "rules": {"type": "array", "items": {"type": "object", "required": ["id", "text"], "properties": {
-                    "id": {"type": "string"}, "text": {"type": "string"}}}}}},
-        }},
+                "Hands": {
+                    "type": "object",
+                    "required": ["hands"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "hands": {
+                            "type": "object",
+                            "description": "One entry per player: tiles left, or points.",
+                            "additionalProperties": {
+                                "oneOf": [{"type": "array", "items": TILE}, {"type": "integer", "minimum": 0}]
+                            },
+                        },
+                        "version": {"type": "integer"},
+                    },
+                },
+                "GameState": GAME_STATE,
+                "GameList": {
+                    "type": "object",
+                    "required": ["games"],
+                    "properties": {
+                        "games": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["id", "game", "players", "status", "created"],
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "game": {
+                                        "type": "string",
+                                        "enum": ["mexican-train", "chicken-foot", "kozel"],
+                                    },
+                                    "players": STRINGS,
+                                    "status": {"type": "string", "enum": ["playing", "finished"]},
+                                    "created": {"type": "string"},
+                                },
+                            },
+                        }
+                    },
+                },
+                "Event": EVENT,
+                "EventList": {
+                    "type": "object",
+                    "required": ["events"],
+                    "properties": {
+                        "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}
+                    },
+                },
+                "Export": {
+                    "type": "object",
+                    "required": ["format", "format_version", "exported", "games"],
+                    "properties": {
+                        "format": {"const": "domino-referee"},
+                        "format_version": {"const": 1},
+                        "exported": {"type": "string"},
+                        "games": {"type": "array", "items": {"$ref": "#/components/schemas/ExportedGame"}},
+                    },
+                },
+                "ExportedGame": EXPORTED_GAME,
+                "Import": {
+                    "type": "object",
+                    "required": ["games"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "format": {"const": "domino-referee"},
+                        "format_version": {"const": 1},
+                        "exported": {"type": "string"},
+                        "games": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {"$ref": "#/components/schemas/ExportedGame"},
+                        },
+                    },
+                },
+                "Imported": {
+                    "type": "object",
+                    "required": ["imported"],
+                    "properties": {
+                        "imported": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["id", "version", "game", "status"],
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "version": {"type": "integer"},
+                                    "game": {"type": "string"},
+                                    "status": {"type": "string"},
+                                },
+                            },
+                        }
+                    },
+                },
+                "RuleBook": {
+                    "type": "object",
+                    "required": ["game", "rules"],
+                    "properties": {
+                        "game": {"type": "string"},
+                        "rules": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["id", "text"],
+                                "properties": {"id": {"type": "string"}, "text": {"type": "string"}},
+                            },
+                        },
+                    },
+                },
+            }
+        },
     }

@@ -5,6 +5,7 @@ Views parse a form, call the core (``GameConfig``, ``Store.change``, the game's 
 render or redirect: every decision about what is allowed is the core's, the same as the
 JSON API's. Refusals are shown with their rule id, linked to the rule book.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,10 +15,16 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from flask import (
-    Blueprint, abort, current_app, flash, redirect, render_template, request,
-    session, url_for,
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
 )
-
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -53,6 +60,8 @@ def pin_message(error: PinRequired) -> str:
 
 def title_of(game: str) -> Any:
     return TITLES.get(game) or (GAMES[game].title if game in GAMES else game)
+
+
 try:  # the same colour per player as the running-totals chart
     from referee.web.chart import COLOURS as PLAYER_COLOURS
 except ImportError:  # pragma: no cover
@@ -95,15 +104,20 @@ class Refusal:
     unlock: str | None = None  # where to give the table PIN, for a locked game
 
     @classmethod
-    def of(cls, error: Exception, game_id: str | None = None) -> "Refusal":
+    def of(cls, error: Exception, game_id: str | None = None) -> Refusal:
         i18n = _i18n()
         if isinstance(error, RuleViolation):
             return cls(error.rule_id, i18n.translate_violation(error) if i18n else error.message)
         if isinstance(error, BadRequest) and i18n:
             return cls(None, i18n.translate_violation(error))
         if isinstance(error, PinRequired) and game_id:
-            return cls(None, pin_message(error), url_for("backup.unlock", game_id=game_id, next=request.path)
-                       if "backup.unlock" in current_app.view_functions else f"/games/{game_id}/unlock")
+            return cls(
+                None,
+                pin_message(error),
+                url_for("backup.unlock", game_id=game_id, next=request.path)
+                if "backup.unlock" in current_app.view_functions
+                else f"/games/{game_id}/unlock",
+            )
         if isinstance(error, PinRequired):
             return cls(None, pin_message(error))
         if isinstance(error, BadRequest):
@@ -136,6 +150,7 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 # ----- home and new game ---------------------------------------------------------------------
 
+
 @bp.get("/")
 def home():
     store = get_store()
@@ -148,11 +163,21 @@ def home():
             match = store.load(row["id"]).match
         except Exception:  # a game the core cannot read is listed, not fatal for the page
             match = None
-        bucket.append({**row, "title": title_of(row["game"]),
-                       "progress": progress(match) if match else "",
-                       "summary": summary(match) if match else ""})
-    return render_template("home.html", playing=playing, finished=finished,
-                           last=last_table(), titles={k: title_of(k) for k in GAMES})
+        bucket.append(
+            {
+                **row,
+                "title": title_of(row["game"]),
+                "progress": progress(match) if match else "",
+                "summary": summary(match) if match else "",
+            }
+        )
+    return render_template(
+        "home.html",
+        playing=playing,
+        finished=finished,
+        last=last_table(),
+        titles={k: title_of(k) for k in GAMES},
+    )
 
 
 def last_table() -> dict[str, Any] | None:
@@ -167,18 +192,24 @@ def last_table() -> dict[str, Any] | None:
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         return None
     players = [p for p in data["players"] if isinstance(p, str) and p.strip()][:30]
-    return {"game": data.get("game") if data.get("game") in GAMES else "mexican-train",
-            "players": players,
-            "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
-            "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else ""}
+    return {
+        "game": data.get("game") if data.get("game") in GAMES else "mexican-train",
+        "players": players,
+        "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
+        "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else "",
+    }
 
 
 # The two forms that take typing check their own CSRF token (form.validate_on_submit), so
 # that a stale page comes back with what was typed and a fresh token instead of an error page.
-STALE_NEW_GAME = _l("This page was too old to send (its security token expired): nothing was "
-                    "started; check the form below and send it again.")
-STALE_HANDS = _l("This page was too old to send (its security token expired): nothing was "
-                 "saved; check the entries below and save them again.")
+STALE_NEW_GAME = _l(
+    "This page was too old to send (its security token expired): nothing was "
+    "started; check the form below and send it again."
+)
+STALE_HANDS = _l(
+    "This page was too old to send (its security token expired): nothing was "
+    "saved; check the entries below and save them again."
+)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -213,20 +244,34 @@ def new_game():
                 refusal = Refusal.of(error)
             else:
                 response = redirect(url_for("pages.game", game_id=game.id), code=303)
-                remembered = {"game": config.game, "players": list(config.players),
-                              "mode": config.mode, "set": config.highest}
-                response.set_cookie(LAST_TABLE_COOKIE, quote(json.dumps(remembered, ensure_ascii=False)),
-                                    max_age=365 * 24 * 3600, samesite="Lax", httponly=False)
+                remembered = {
+                    "game": config.game,
+                    "players": list(config.players),
+                    "mode": config.mode,
+                    "set": config.highest,
+                }
+                response.set_cookie(
+                    LAST_TABLE_COOKIE,
+                    quote(json.dumps(remembered, ensure_ascii=False)),
+                    max_age=365 * 24 * 3600,
+                    samesite="Lax",
+                    httponly=False,
+                )
                 return response
     elif "csrf_token" in form.errors:
         refusal = Refusal(None, str(STALE_NEW_GAME))
     status = 400 if form.errors else 422 if refusal else 200
-    return render_template("new_game.html", form=translated(form), refusal=refusal,
-                           defaults={k: v.default_set for k, v in GAMES.items()},
-                           sets={k: list(v.sets) for k, v in GAMES.items()}), status
+    return render_template(
+        "new_game.html",
+        form=translated(form),
+        refusal=refusal,
+        defaults={k: v.default_set for k, v in GAMES.items()},
+        sets={k: list(v.sets) for k, v in GAMES.items()},
+    ), status
 
 
 # ----- the game --------------------------------------------------------------------------------
+
 
 def progress(match: Match) -> str:
     count = match.round_count()
@@ -254,8 +299,9 @@ def summary(match: Match) -> str:
         if not opened:
             return _("No account open yet") if match.rounds else _("No round booked yet")
         top = max(opened.values())
-        return _("Nearest the goat: %(players)s",
-                 players=_and([f"{n} {v}" for n, v in opened.items() if v == top]))
+        return _(
+            "Nearest the goat: %(players)s", players=_and([f"{n} {v}" for n, v in opened.items() if v == top])
+        )
     leaders = leaders_of(match)
     return _("Leading: %(players)s", players=_and(leaders)) if leaders else _("No round booked yet")
 
@@ -282,8 +328,10 @@ def kozel_marks(match: Match) -> dict[str, dict[str, Any]]:
     ledger = extra.get("ledger") or []
     last = ledger[-1]["players"] if ledger else {}
     remembered = extra.get("remembered", {})
-    return {name: {"open": bool(last.get(name, {}).get("open")),
-                   "remembered": int(remembered.get(name, 0))} for name in match.players}
+    return {
+        name: {"open": bool(last.get(name, {}).get("open")), "remembered": int(remembered.get(name, 0))}
+        for name in match.players
+    }
 
 
 def standings(match: Match) -> list[dict[str, Any]]:
@@ -292,13 +340,20 @@ def standings(match: Match) -> list[dict[str, Any]]:
     extra = match.standing.extra
     rows = []
     for index, name in enumerate(match.players):
-        rows.append({
-            "name": name, "total": match.standing.totals[name], "leader": name in leaders,
-            "winner": name in match.standing.winners, "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-            "open": marks.get(name, {}).get("open"), "remembered": marks.get(name, {}).get("remembered", 0),
-            "goat": name in (extra.get("goats") or []), "rating": (extra.get("rating") or {}).get(name),
-            "left": extra.get("left") == name,
-        })
+        rows.append(
+            {
+                "name": name,
+                "total": match.standing.totals[name],
+                "leader": name in leaders,
+                "winner": name in match.standing.winners,
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+                "open": marks.get(name, {}).get("open"),
+                "remembered": marks.get(name, {}).get("remembered", 0),
+                "goat": name in (extra.get("goats") or []),
+                "rating": (extra.get("rating") or {}).get(name),
+                "left": extra.get("left") == name,
+            }
+        )
     return rows
 
 
@@ -322,13 +377,22 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
     was_open = {name: False for name in config.players}
     rows = []
     for index, record in enumerate(match.rounds):
-        standing = match.rules.standing(config.players, config.highest, config.options,
-                                        match.rounds[:index + 1])
+        standing = match.rules.standing(
+            config.players, config.highest, config.options, match.rounds[: index + 1]
+        )
         entry = ledger.get(record.number)
-        rows.append({"number": record.number, "double": str(record.double) if record.double else None,
-                     "points": dict(record.points), "totals": dict(standing.totals),
-                     "end": end_words(record), "record": record, "ledger": entry,
-                     "before_open": dict(was_open)})
+        rows.append(
+            {
+                "number": record.number,
+                "double": str(record.double) if record.double else None,
+                "points": dict(record.points),
+                "totals": dict(standing.totals),
+                "end": end_words(record),
+                "record": record,
+                "ledger": entry,
+                "before_open": dict(was_open),
+            }
+        )
         if entry:
             was_open = {name: bool(entry["players"][name]["open"]) for name in config.players}
     return rows
@@ -348,11 +412,19 @@ def chart(match: Match, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
             x = pad + (width - 2 * pad) * step / steps
             y = height - pad - (height - 2 * pad) * row["totals"][name] / top
             points.append((round(x, 1), round(y, 1)))
-        lines.append({"name": name, "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                      "points": " ".join(f"{x},{y}" for x, y in points),
-                      "end": points[-1], "total": rows[-1]["totals"][name]})
-    ticks = [{"x": round(pad + (width - 2 * pad) * step / steps, 1), "label": row["number"]}
-             for step, row in enumerate(rows, start=1)]
+        lines.append(
+            {
+                "name": name,
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+                "points": " ".join(f"{x},{y}" for x, y in points),
+                "end": points[-1],
+                "total": rows[-1]["totals"][name],
+            }
+        )
+    ticks = [
+        {"x": round(pad + (width - 2 * pad) * step / steps, 1), "label": row["number"]}
+        for step, row in enumerate(rows, start=1)
+    ]
     return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "ticks": ticks}
 
 
@@ -372,8 +444,11 @@ def last_entry(match: Match) -> dict[str, Any] | None:
     before = {r.number: r for r in match.entry_undo[-1]}
     for record in match.rounds:
         if before.get(record.number) != record:
-            return {"number": record.number, "correction": record.number in before,
-                    "points": dict(record.points)}
+            return {
+                "number": record.number,
+                "correction": record.number in before,
+                "points": dict(record.points),
+            }
     return None
 
 
@@ -389,17 +464,31 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     rows = round_rows(match)
     extra = match.standing.extra
     return {
-        "game": stored, "match": match, "config": config, "title": title_of(config.game),
-        "mode_label": MODE_LABEL[config.mode], "progress": progress(match),
-        "double": str(match.setup.double) if (match.setup and match.setup.double and not match.finished) else None,
-        "standings": standings(match), "rows": rows, "chart": chart(match, rows),
+        "game": stored,
+        "match": match,
+        "config": config,
+        "title": title_of(config.game),
+        "mode_label": MODE_LABEL[config.mode],
+        "progress": progress(match),
+        "double": str(match.setup.double)
+        if (match.setup and match.setup.double and not match.finished)
+        else None,
+        "standings": standings(match),
+        "rows": rows,
+        "chart": chart(match, rows),
         "chart_svg": shared_chart(match) if rows else None,
-        "winners": list(match.standing.winners), "tie_break": tr(extra.get("tie_break")),
-        "goats": extra.get("goats"), "rating": extra.get("rating"), "left": extra.get("left"),
-        "pot": extra.get("pot", 0), "ledger": extra.get("ledger"),
+        "winners": list(match.standing.winners),
+        "tie_break": tr(extra.get("tie_break")),
+        "goats": extra.get("goats"),
+        "rating": extra.get("rating"),
+        "left": extra.get("left"),
+        "pot": extra.get("pot", 0),
+        "ledger": extra.get("ledger"),
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
-        "can_enter": can_enter_current(match), "round_status": match.round_status(),
-        "last_entry": last_entry(match), "is_kozel": config.game == "kozel",
+        "can_enter": can_enter_current(match),
+        "round_status": match.round_status(),
+        "last_entry": last_entry(match),
+        "is_kozel": config.game == "kozel",
         "locked": bool(stored.pin_hash) and stored.id not in (session.get("unlocked") or []),
     }
 
@@ -407,8 +496,9 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
 @bp.get("/games/<game_id>")
 def game(game_id: str):
     stored = get_store().load(game_id)
-    return render_template("game.html", undo_form=translated(ConfirmForm(version=stored.version)),
-                           **game_context(stored))
+    return render_template(
+        "game.html", undo_form=translated(ConfirmForm(version=stored.version)), **game_context(stored)
+    )
 
 
 @bp.post("/games/<game_id>/undo")
@@ -434,6 +524,7 @@ def undo(game_id: str):
 
 # ----- hands left --------------------------------------------------------------------------
 
+
 def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     match = stored.match
     config = match.config
@@ -451,14 +542,26 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     cited = re.search(r"\s*\(([a-z][a-z0-9.\-]*)\)\.?$", zero_line)
     zero_rule = cited.group(1) if cited else None
     if cited:
-        zero_line = zero_line[:cited.start()] + "."
+        zero_line = zero_line[: cited.start()] + "."
     double = rules.round_double(number, config.highest, config.options)
     return {
-        "game": stored, "match": match, "config": config, "title": title_of(config.game), "number": number,
-        "record": record, "live": live, "on_table": {str(t) for t in on_table}, "sizes": sizes,
-        "double": str(double) if double else None, "zero_alone": zero_alone, "zero_beside": zero_beside,
-        "zero_line": zero_line, "zero_rule": zero_rule, "playing": live and match.round_status() == "playing",
-        "suits": suit_rows(config.highest), "players": list(match.players),
+        "game": stored,
+        "match": match,
+        "config": config,
+        "title": title_of(config.game),
+        "number": number,
+        "record": record,
+        "live": live,
+        "on_table": {str(t) for t in on_table},
+        "sizes": sizes,
+        "double": str(double) if double else None,
+        "zero_alone": zero_alone,
+        "zero_beside": zero_beside,
+        "zero_line": zero_line,
+        "zero_rule": zero_rule,
+        "playing": live and match.round_status() == "playing",
+        "suits": suit_rows(config.highest),
+        "players": list(match.players),
         "colours": {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(match.players)},
     }
 
@@ -495,10 +598,12 @@ def hands(game_id: str, number: int):
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
         try:
-            entries = {name: parse_hand(getattr(form, f"p{index}").data, name)
-                       for index, name in enumerate(players)}
-            stored = store.change(game_id, "hands", {"round": number, "hands": entries}, version,
-                                  guard=check_pin)
+            entries = {
+                name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
+            }
+            stored = store.change(
+                game_id, "hands", {"round": number, "hands": entries}, version, guard=check_pin
+            )
         except UnknownRound:
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
@@ -506,8 +611,10 @@ def hands(game_id: str, number: int):
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
-            refusal = Refusal(None, _("The game changed on another screen meanwhile: check the "
-                                      "entries below and save again."))
+            refusal = Refusal(
+                None,
+                _("The game changed on another screen meanwhile: check the entries below and save again."),
+            )
         else:
             flash(_("Round %(number)s is booked.", number=number), "info")
             return redirect(url_for("pages.game", game_id=game_id), code=303)
@@ -516,12 +623,17 @@ def hands(game_id: str, number: int):
     else:
         refusal = Refusal(None, _("The form could not be read; please try again."))
     context = hands_context(stored, number)
-    return render_template("hands.html", form=translated(form), refusal=refusal,
-                           fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
-                           **context), 400 if "csrf_token" in form.errors else 422 if refusal else 200
+    return render_template(
+        "hands.html",
+        form=translated(form),
+        refusal=refusal,
+        fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
+        **context,
+    ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
 
 
 # ----- scoresheet, rule book, redeal check ------------------------------------------------------
+
 
 @bp.get("/games/<game_id>/scoresheet")
 def scoresheet(game_id: str):
@@ -536,24 +648,36 @@ def rules(game: str):
     deal = None
     if game == "mexican-train":
         from referee.rules.mexican_train import BIG_SET_HAND, DEAL
+
         counts = sorted({n for row in DEAL.values() for n in row})
-        deal = {"counts": counts, "rows": [(_("double-%(highest)s", highest=highest),
-                                            [DEAL[highest].get(n) for n in counts])
-                                           for highest in sorted(DEAL, reverse=True)],
-                "big": BIG_SET_HAND}
+        deal = {
+            "counts": counts,
+            "rows": [
+                (_("double-%(highest)s", highest=highest), [DEAL[highest].get(n) for n in counts])
+                for highest in sorted(DEAL, reverse=True)
+            ],
+            "big": BIG_SET_HAND,
+        }
     lang = current_language()
     sections: list[tuple[str, list]] = []
-    for rule in (rules_for(game, lang) if lang != "en" else rules_for(game)):
+    for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
         if not sections or sections[-1][0] != rule.section:
             sections.append((rule.section, []))
         sections[-1][1].append(rule)
-    return render_template("rules.html", game=game, title=title_of(game), sections=sections,
-                           deal=deal, games={k: title_of(k) for k in GAMES})
+    return render_template(
+        "rules.html",
+        game=game,
+        title=title_of(game),
+        sections=sections,
+        deal=deal,
+        games={k: title_of(k) for k in GAMES},
+    )
 
 
 @bp.route("/kozel/redeal", methods=["GET", "POST"])
 def redeal():
     from referee.rules.kozel import redeal_check
+
     form = RedealForm()
     result: dict[str, Any] | None = None
     refusal: Refusal | None = None
@@ -563,7 +687,11 @@ def redeal():
         except (RuleViolation, BadRequest) as error:
             refusal = Refusal.of(error)
         else:
-            result = {"again": again, "reason": tr(reason),
-                      "tiles": [str(Tile.parse(t)) for t in form.tile_list()]}
-    return render_template("redeal.html", form=translated(form), result=result, refusal=refusal,
-                           suits=suit_rows(6), config=None), 422 if refusal else 200
+            result = {
+                "again": again,
+                "reason": tr(reason),
+                "tiles": [str(Tile.parse(t)) for t in form.tile_list()],
+            }
+    return render_template(
+        "redeal.html", form=translated(form), result=result, refusal=refusal, suits=suit_rows(6), config=None
+    ), 422 if refusal else 200

@@ -1,4 +1,5 @@
 """What pages and the API share beyond the core: table PINs and the scoresheet's rows."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,6 +21,7 @@ PIN_HEADER = "X-Table-Pin"
 def hash_pin(pin: Any) -> str:
     if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):  # ASCII digits only
         from referee.rules.base import bad_request
+
         raise bad_request("A table PIN is 4 to 8 digits.", field="pin")
     salt = os.urandom(8).hex()
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), 50_000).hex()
@@ -66,8 +68,8 @@ class PinThrottled(PinRequired):
     message = "Too many wrong table PINs for this game: wait a minute and try again."
 
 
-PIN_FAILURES_ALLOWED = 10     # wrong PINs per game …
-PIN_FAILURE_WINDOW = 60.0     # … within this many seconds, then every attempt waits
+PIN_FAILURES_ALLOWED = 10  # wrong PINs per game …
+PIN_FAILURE_WINDOW = 60.0  # … within this many seconds, then every attempt waits
 
 
 def pin_attempt_allowed(game_id: str) -> bool:
@@ -95,7 +97,8 @@ def scoresheet_rows(match: Match) -> list[list[Any]]:
     players = list(match.players)
     rows: list[list[Any]] = [["round", "double", *players]]
     for record in match.rounds:
-        rows.append([record.number, str(record.double) if record.double else "",
-                     *[record.points[p] for p in players]])
+        rows.append(
+            [record.number, str(record.double) if record.double else "", *[record.points[p] for p in players]]
+        )
     rows.append(["total", "", *[match.standing.totals[p] for p in players]])
     return rows

@@ -9,6 +9,7 @@ changes nothing; a stale version (another tablet logged first) shows the fresh t
 Views only parse, call the core and render: every ruling comes from the round engine
 (``check`` / ``is_legal``); the helpers below only arrange the engine's state for drawing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,8 +32,11 @@ from referee.web.table_forms import CENTRE, ActionForm
 
 bp = Blueprint("table", __name__)
 
-TEMPLATES = {"mexican-train": "table/mexican_train.html", "kozel": "table/kozel.html",
-             "chicken-foot": "table/chicken_foot.html"}
+TEMPLATES = {
+    "mexican-train": "table/mexican_train.html",
+    "kozel": "table/kozel.html",
+    "chicken-foot": "table/chicken_foot.html",
+}
 # Reminders shown as a banner: a player is down to one tile (mt.last-tile; chicken-foot
 # reminds it under cf.end).
 LAST_TILE_RULES = ("mt.last-tile", "cf.end")
@@ -79,9 +83,13 @@ def _expired(error: CSRFError):
     game_id = (request.view_args or {}).get("game_id")
     if not game_id:
         return error_page(error)
-    return render_table(_load(game_id), refusal=Refusal(_(
-        "This page is too old to send (its security token expired): the table is reloaded, "
-        "tap again.")), status=400)
+    return render_table(
+        _load(game_id),
+        refusal=Refusal(
+            _("This page is too old to send (its security token expired): the table is reloaded, tap again.")
+        ),
+        status=400,
+    )
 
 
 @bp.post("/games/<game_id>/table/act")
@@ -92,33 +100,45 @@ def act(game_id: str):
     form = ActionForm()
     keep_tile = request.form.get("tile") or None
     if not form.validate_on_submit():
-        problem = (_("This page is too old to send (its security token expired): the table is "
-                     "reloaded, tap again.") if "csrf_token" in form.errors else
-                   _("The tap did not say what to log: %(problems)s", problems="; ".join(
-                       f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())))
+        problem = (
+            _("This page is too old to send (its security token expired): the table is reloaded, tap again.")
+            if "csrf_token" in form.errors
+            else _(
+                "The tap did not say what to log: %(problems)s",
+                problems="; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()),
+            )
+        )
         return render_table(game, refusal=Refusal(problem), status=400)
     body = _action_body(game.match, form)
     try:
         action = Action.from_json(body)
-        get_store().change(game_id, "action", action.to_json(),
-                           expected_version=form.version.data, guard=check_pin)
+        get_store().change(
+            game_id, "action", action.to_json(), expected_version=form.version.data, guard=check_pin
+        )
     except RuleViolation as error:
         game = _load(game_id)  # unchanged by the refusal; fresh if another device logged meanwhile
-        return render_table(game, tile=keep_tile, who=body.get("player"),
-                            refusal=Refusal(translate_violation(error), error.rule_id,
-                                            game.match.config.game),
-                            status=422)
+        return render_table(
+            game,
+            tile=keep_tile,
+            who=body.get("player"),
+            refusal=Refusal(translate_violation(error), error.rule_id, game.match.config.game),
+            status=422,
+        )
     except BadRequest as error:
-        return render_table(game, tile=keep_tile, refusal=Refusal(translate_violation(error)),
-                            status=400)
+        return render_table(game, tile=keep_tile, refusal=Refusal(translate_violation(error)), status=400)
     except VersionConflict:
         fresh = _load(game_id)
-        return render_table(fresh, notice=_("The table changed: reloaded. Another device logged "
-                                            "first: check the table, then tap again."), status=409)
+        return render_table(
+            fresh,
+            notice=_(
+                "The table changed: reloaded. Another device logged first: check the table, then tap again."
+            ),
+            status=409,
+        )
     except PinRequired as error:
         from referee.web.pages import pin_message  # the PIN refusal in the page's language
-        return render_table(game, refusal=Refusal(
-            pin_message(error), None, None), status=403, unlock=True)
+
+        return render_table(game, refusal=Refusal(pin_message(error), None, None), status=403, unlock=True)
     flash(describe(action, game.match), "logged")
     return redirect(url_for("table.show", game_id=game_id), code=303)
 
@@ -153,8 +173,9 @@ def describe(action: Action, match: Match) -> str:
                 return _("%(player)s played %(tile)s on the Mexican train.", player=who, tile=tile)
             if action.train == action.player:
                 return _("%(player)s played %(tile)s on their own train.", player=who, tile=tile)
-            return _("%(player)s played %(tile)s on %(owner)s's train.", player=who, tile=tile,
-                     owner=action.train)
+            return _(
+                "%(player)s played %(tile)s on %(owner)s's train.", player=who, tile=tile, owner=action.train
+            )
         if action.on is None:
             if match.config.game == "chicken-foot":
                 return _("%(player)s played %(tile)s (the spinner).", player=who, tile=tile)
@@ -207,9 +228,16 @@ def _place_from_key(game: str, key: str | None, engine) -> Any:
     return _parse_tile(key, engine.setup.highest)
 
 
-def render_table(game: StoredGame, *, tile: str | None = None, who: str | None = None,
-                 refusal: Refusal | None = None, notice: str | None = None,
-                 status: int = 200, unlock: bool = False):
+def render_table(
+    game: StoredGame,
+    *,
+    tile: str | None = None,
+    who: str | None = None,
+    refusal: Refusal | None = None,
+    notice: str | None = None,
+    status: int = 200,
+    unlock: bool = False,
+):
     match = game.match
     config = match.config
     args = request.args if request.method == "GET" else {}
@@ -233,16 +261,20 @@ def render_table(game: StoredGame, *, tile: str | None = None, who: str | None =
     targets = engine.targets() if playing else []
     lit: set[str] = set()
     if playing and selected is not None and actor:
-        lit = {place_key(p) for p in targets
-               if engine.is_legal(_place_action(config.game, actor, selected, p))}
+        lit = {
+            place_key(p) for p in targets if engine.is_legal(_place_action(config.game, actor, selected, p))
+        }
     answer = None
     if playing and selected is not None and actor and ask_key:
         place = _place_from_key(config.game, ask_key, engine)
         try:
             engine.check(_place_action(config.game, actor, selected, place))
         except (RuleViolation, BadRequest) as error:
-            answer = {"ok": False, "place": ask_key, "refusal": Refusal(
-                translate_violation(error), getattr(error, "rule_id", None), config.game)}
+            answer = {
+                "ok": False,
+                "place": ask_key,
+                "refusal": Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game),
+            }
         else:
             answer = {"ok": True, "place": ask_key}
 
@@ -256,7 +288,8 @@ def render_table(game: StoredGame, *, tile: str | None = None, who: str | None =
                 if t in on_table:
                     continue
                 fits = bool(actor) and any(
-                    engine.is_legal(_place_action(config.game, actor, t, p)) for p in targets)
+                    engine.is_legal(_place_action(config.game, actor, t, p)) for p in targets
+                )
                 row.append({"text": str(t), "fits": fits, "selected": t == selected})
             if row:
                 picker.append({"high": high, "tiles": row})
@@ -265,7 +298,8 @@ def render_table(game: StoredGame, *, tile: str | None = None, who: str | None =
         return playing and bool(player or actor) and engine.is_legal(Action(kind, player or actor))
 
     controls = {
-        "draw": legal("draw"), "pass": legal("pass"),
+        "draw": legal("draw"),
+        "pass": legal("pass"),
         "end": config.game == "mexican-train" and getattr(config.options, "first_turn", "single") == "build",
         "end_legal": legal("end"),
     }
@@ -279,16 +313,40 @@ def render_table(game: StoredGame, *, tile: str | None = None, who: str | None =
     notes = [r for r in reminders if r not in banners]
     form = ActionForm(formdata=None, version=game.version, player=actor or "")
     context = dict(
-        game=game, match=match, config=config, state=state, rnd=rnd, round_status=round_status,
-        playing=playing, turn=turn, actor=actor, who=who, selected=selected, lit=lit,
-        answer=answer, ask_key=ask_key, picker=picker, controls=controls, starters=starters,
-        confirm_undo=confirm == "undo" and bool(match.history), last_action=last_action,
+        game=game,
+        match=match,
+        config=config,
+        state=state,
+        rnd=rnd,
+        round_status=round_status,
+        playing=playing,
+        turn=turn,
+        actor=actor,
+        who=who,
+        selected=selected,
+        lit=lit,
+        answer=answer,
+        ask_key=ask_key,
+        picker=picker,
+        controls=controls,
+        starters=starters,
+        confirm_undo=confirm == "undo" and bool(match.history),
+        last_action=last_action,
         last_text=describe(last_action, match) if last_action else None,
-        banners=banners, notes=notes, refusal=refusal, notice=notice, form=form,
-        highest=config.highest, hands=rnd.get("hands") or {}, unlock=unlock,
+        banners=banners,
+        notes=notes,
+        refusal=refusal,
+        notice=notice,
+        form=form,
+        highest=config.highest,
+        hands=rnd.get("hands") or {},
+        unlock=unlock,
         hands_url=f"/games/{game.id}/rounds/{rnd['number']}/hands",
-        rules_url=f"/rules/{config.game}", overview_url=f"/games/{game.id}",
-        end=rnd.get("end"), place_key=place_key, CENTRE=CENTRE,
+        rules_url=f"/rules/{config.game}",
+        overview_url=f"/games/{game.id}",
+        end=rnd.get("end"),
+        place_key=place_key,
+        CENTRE=CENTRE,
         rule_href=lambda rule: Refusal("", rule, config.game).href,
         base=url_for("table.show", game_id=game.id),
     )
@@ -312,14 +370,23 @@ def mexican_train_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
         tiles = []
         for text in train["tiles"]:
             t = Tile.parse(text)
-            tiles.append({"text": text, "first": value, "double": t.is_double,
-                          "open": text in open_doubles})
+            tiles.append({"text": text, "first": value, "double": t.is_double, "open": text in open_doubles})
             value = t.other(value)
-        trains.append({"key": key, "owner": None if key == "mexican" else key,
-                       "label": _("Mexican train") if key == "mexican" else key,
-                       "tiles": tiles, "open_end": train["open"], "marker": train["marker"]})
-    return {"trains": trains, "engine_tile": str(engine_tile) if engine_tile else None,
-            "open_doubles": open_doubles}
+        trains.append(
+            {
+                "key": key,
+                "owner": None if key == "mexican" else key,
+                "label": _("Mexican train") if key == "mexican" else key,
+                "tiles": tiles,
+                "open_end": train["open"],
+                "marker": train["marker"],
+            }
+        )
+    return {
+        "trains": trains,
+        "engine_tile": str(engine_tile) if engine_tile else None,
+        "open_doubles": open_doubles,
+    }
 
 
 def kozel_view(match: Match, engine) -> dict[str, Any]:
@@ -350,9 +417,14 @@ def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
         out = []
         for entry in entries:
             t = Tile.parse(entry["tile"])
-            item = {"text": entry["tile"], "first": t.other(entry["end"]), "end": entry["end"],
-                    "double": t.is_double,
-                    "open": entry["tile"] in open_on, "dead": entry.get("dead", False)}
+            item = {
+                "text": entry["tile"],
+                "first": t.other(entry["end"]),
+                "end": entry["end"],
+                "double": t.is_double,
+                "open": entry["tile"] in open_on,
+                "dead": entry.get("dead", False),
+            }
             if "toes" in entry:
                 item["toes"] = [branch(toe) for toe in entry["toes"]]
                 item["missing"] = max(0, 3 - len(entry["toes"]))
@@ -362,6 +434,12 @@ def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
     arms = [branch(arm) for arm in rnd.get("arms") or []]
     arm_count = rnd.get("arm_count") or 4
     spinner_value = Tile.parse(rnd["double"]).high if rnd.get("double") else None
-    return {"arms": arms, "spinner": rnd.get("spinner"), "spinner_value": spinner_value, "arm_count": arm_count,
-            "unstarted": max(0, arm_count - len(arms)), "foot": rnd.get("foot"),
-            "open_on": open_on}
+    return {
+        "arms": arms,
+        "spinner": rnd.get("spinner"),
+        "spinner_value": spinner_value,
+        "arm_count": arm_count,
+        "unstarted": max(0, arm_count - len(arms)),
+        "foot": rnd.get("foot"),
+        "open_on": open_on,
+    }

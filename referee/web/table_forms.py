@@ -3,6 +3,7 @@
 The forms only carry what the player tapped; turning it into an ``Action`` is done by
 ``Action.from_json`` (the same shape check as the JSON API) and judging it by the engine.
 """
+
 from __future__ import annotations
 
 from wtforms import HiddenField, IntegerField, StringField

@@ -6,9 +6,10 @@ face (one half of a tile: 1..18 pips, in black, and in the per-number colours us
 above double-9). A tile is then a small ``<svg>`` that refers to them with ``<use>``, so a
 table of a hundred tiles costs a few kilobytes instead of a hundred.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from flask import g, has_request_context
 from markupsafe import Markup, escape
@@ -17,15 +18,34 @@ from referee.tiles import Tile
 
 # The usual colours of numbered sets (pips 1–18), so large sets are read at a glance.
 PIP_COLOURS = {
-    1: "#1f77b4", 2: "#2ca02c", 3: "#d62728", 4: "#8c564b", 5: "#1f3fbf", 6: "#c9a300",
-    7: "#7b3fa0", 8: "#0a7f6f", 9: "#6b6b6b", 10: "#b5651d", 11: "#1a1a6e", 12: "#5a8f00",
-    13: "#a0005a", 14: "#0d6e9e", 15: "#9e4a0d", 16: "#4a0d9e", 17: "#2e7d32", 18: "#b71c1c",
+    1: "#1f77b4",
+    2: "#2ca02c",
+    3: "#d62728",
+    4: "#8c564b",
+    5: "#1f3fbf",
+    6: "#c9a300",
+    7: "#7b3fa0",
+    8: "#0a7f6f",
+    9: "#6b6b6b",
+    10: "#b5651d",
+    11: "#1a1a6e",
+    12: "#5a8f00",
+    13: "#a0005a",
+    14: "#0d6e9e",
+    15: "#9e4a0d",
+    16: "#4a0d9e",
+    17: "#2e7d32",
+    18: "#b71c1c",
 }
 PLAIN = "#111"  # pips of sets up to double-9
 MOST = 18  # the largest set drawn: double-18
 _CLASSIC = {
-    0: [], 1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
-    4: [(0, 0), (2, 0), (0, 2), (2, 2)], 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    0: [],
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
     6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)],
     7: [(0, 0), (0, 1), (0, 2), (1, 1), (2, 0), (2, 1), (2, 2)],
     8: [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)],
@@ -33,7 +53,7 @@ _CLASSIC = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def pip_positions(value: int) -> tuple[tuple[float, float], ...]:
     """Pip centres in a unit square (0..1)."""
     if value in _CLASSIC:
@@ -41,7 +61,8 @@ def pip_positions(value: int) -> tuple[tuple[float, float], ...]:
     rows = (value + 2) // 3  # 10–12: 4 rows, 13–15: 5, 16–18: 6
     cells = [(x, y) for y in range(rows) for x in range(3)]
     if value % 3 == 1:
-        cells.remove((1, rows - 1)); cells.remove((1, 0))  # noqa: E702 - keep the face symmetric
+        cells.remove((1, rows - 1))
+        cells.remove((1, 0))
         cells.append((1, (rows - 1) / 2))
     elif value % 3 == 2:
         cells.remove((1, (rows - 1) // 2 if rows % 2 else rows // 2))
@@ -75,17 +96,20 @@ def tile_sprite() -> Markup:
 
     The face takes its colours from the page's CSS variables (--tile-face, --tile-edge), which
     are inherited into each ``<use>``, so dark mode and print follow the stylesheet."""
-    frame = ('<symbol id="t-frame" overflow="visible">'
-             '<rect class="tile-face" x=".02" y=".02" width="1.96" height=".96" rx=".12" '
-             'style="fill:var(--tile-face,#fffdf4);stroke:var(--tile-edge,#2b2b2b);stroke-width:.04"/>'
-             '<line class="tile-bar" x1="1" y1=".12" x2="1" y2=".88" '
-             'style="stroke:var(--tile-edge,#2b2b2b);stroke-width:.03"/></symbol>')
+    frame = (
+        '<symbol id="t-frame" overflow="visible">'
+        '<rect class="tile-face" x=".02" y=".02" width="1.96" height=".96" rx=".12" '
+        'style="fill:var(--tile-face,#fffdf4);stroke:var(--tile-edge,#2b2b2b);stroke-width:.04"/>'
+        '<line class="tile-bar" x1="1" y1=".12" x2="1" y2=".88" '
+        'style="stroke:var(--tile-edge,#2b2b2b);stroke-width:.03"/></symbol>'
+    )
     plain = "".join(_face_symbol(value, PLAIN, "k") for value in range(1, 10))
     coloured = "".join(_face_symbol(value, PIP_COLOURS[value], "c") for value in range(1, MOST + 1))
     return Markup(
         '<svg class="tile-sprite" aria-hidden="true" focusable="false" width="0" height="0" '
         'style="position:absolute;width:0;height:0;overflow:hidden">'
-        f'<defs>{frame}{plain}{coloured}</defs></svg>')
+        f"<defs>{frame}{plain}{coloured}</defs></svg>"
+    )
 
 
 def _use(value: int, highest: int, x: str = "") -> str:
@@ -114,7 +138,8 @@ def tile_svg(tile_text: str, highest: int = 12, vertical: bool = False, first: i
     label = escape(f"{a}-{b}")
     return Markup(
         f'<svg class="tile{" double" if tile.is_double else ""}" viewBox="{view}" role="img" '
-        f'aria-label="{label}"><title>{label}</title>{halves}</svg>')
+        f'aria-label="{label}"><title>{label}</title>{halves}</svg>'
+    )
 
 
 def draw_tile(tile_text: str, highest: int = 12, vertical: bool = False, first: int | None = None) -> Markup:

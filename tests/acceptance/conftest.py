@@ -1,5 +1,6 @@
 """The acceptance tests' app: as tests/conftest.py's, with its database in memory-backed
 storage when there is one (the tests write a lot; fsync on disk dominates their time)."""
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,13 @@ from referee.web import create_app
 def app(tmp_path):
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else str(tmp_path)
     folder = tempfile.mkdtemp(prefix="referee-acceptance-", dir=base)
-    app = create_app({"TESTING": True, "DATABASE": os.path.join(folder, "referee.db"),
-                      "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": os.path.join(folder, "referee.db"),
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     yield app
     shutil.rmtree(folder, ignore_errors=True)

@@ -1,4 +1,5 @@
 """Black-box helpers for the acceptance tests: only the JSON API of API.md is used."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,8 +29,9 @@ def play_on(api, game_id: str, player: str, tile: str, on: str | None = None) ->
     return ok(api, game_id, **action)
 
 
-def refused(api, game_id: str, action: dict[str, Any], status: int = 422,
-            rule: Any = ..., rules: tuple = ()) -> dict[str, Any]:
+def refused(
+    api, game_id: str, action: dict[str, Any], status: int = 422, rule: Any = ..., rules: tuple = ()
+) -> dict[str, Any]:
     """A refused action: the status, the rule id (``...`` = not asserted), and nothing changed."""
     before = api.state(game_id)
     got, data = api.act(game_id, **action)
@@ -53,8 +55,9 @@ def hands_ok(api, game_id: str, number: int, hands: dict[str, Any]) -> dict[str,
     return data
 
 
-def hands_refused(api, game_id: str, number: int, hands: Any, status: int = 422,
-                  rule: Any = ...) -> dict[str, Any]:
+def hands_refused(
+    api, game_id: str, number: int, hands: Any, status: int = 422, rule: Any = ...
+) -> dict[str, Any]:
     before = api.state(game_id)
     got, data = api.hands(game_id, number, hands)
     assert got in (status if isinstance(status, tuple) else (status,)), (hands, got, data)

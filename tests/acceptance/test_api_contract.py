@@ -1,4 +1,5 @@
 """The JSON API's general contract (API.md: conventions, games, rules, openapi, CSV)."""
+
 from __future__ import annotations
 
 import csv
@@ -10,35 +11,100 @@ from .helpers import hands_ok, ok, refused
 
 COMMON = ["tiles", "pips", "unique", "turn", "hidden"]
 IDS = {
-    "mexican-train": ["mt.players", "mt.deal", "mt.engine", "mt.start", "mt.train", "mt.match",
-                      "mt.train.available", "mt.one-tile", "mt.draw", "mt.marker.place",
-                      "mt.marker.remove", "mt.must-play", "mt.last-tile", "mt.first-turn",
-                      "mt.double.follow", "mt.double.last", "mt.double.open", "mt.double.order",
-                      "mt.double.dead", "mt.first-turn.double", "mt.end.domino", "mt.end.blocked",
-                      "mt.score", "mt.winner"],
-    "chicken-foot": ["cf.players", "cf.rounds", "cf.start", "cf.match", "cf.spinner", "cf.one-tile",
-                     "cf.draw", "cf.double", "cf.foot.dead", "cf.end", "cf.score", "cf.tie"],
-    "kozel": ["kz.players", "kz.redeal", "kz.lead.first", "kz.lead.next", "kz.match", "kz.bazaar",
-              "kz.must-play", "kz.out", "kz.fish", "kz.score.hand", "kz.score.zero",
-              "kz.score.remember", "kz.score.open", "kz.score.reset", "kz.score.display",
-              "kz.fish.all", "kz.fish.one", "kz.fish.pot", "kz.goat", "kz.rating", "kz.rating.left"],
+    "mexican-train": [
+        "mt.players",
+        "mt.deal",
+        "mt.engine",
+        "mt.start",
+        "mt.train",
+        "mt.match",
+        "mt.train.available",
+        "mt.one-tile",
+        "mt.draw",
+        "mt.marker.place",
+        "mt.marker.remove",
+        "mt.must-play",
+        "mt.last-tile",
+        "mt.first-turn",
+        "mt.double.follow",
+        "mt.double.last",
+        "mt.double.open",
+        "mt.double.order",
+        "mt.double.dead",
+        "mt.first-turn.double",
+        "mt.end.domino",
+        "mt.end.blocked",
+        "mt.score",
+        "mt.winner",
+    ],
+    "chicken-foot": [
+        "cf.players",
+        "cf.rounds",
+        "cf.start",
+        "cf.match",
+        "cf.spinner",
+        "cf.one-tile",
+        "cf.draw",
+        "cf.double",
+        "cf.foot.dead",
+        "cf.end",
+        "cf.score",
+        "cf.tie",
+    ],
+    "kozel": [
+        "kz.players",
+        "kz.redeal",
+        "kz.lead.first",
+        "kz.lead.next",
+        "kz.match",
+        "kz.bazaar",
+        "kz.must-play",
+        "kz.out",
+        "kz.fish",
+        "kz.score.hand",
+        "kz.score.zero",
+        "kz.score.remember",
+        "kz.score.open",
+        "kz.score.reset",
+        "kz.score.display",
+        "kz.fish.all",
+        "kz.fish.one",
+        "kz.fish.pot",
+        "kz.goat",
+        "kz.rating",
+        "kz.rating.left",
+    ],
 }
 ALL_IDS = set(COMMON) | {i for ids in IDS.values() for i in ids}
 GAMES = list(IDS)
-STATE_KEYS = {"id", "game", "mode", "set", "players", "options", "version", "status", "round",
-              "rounds", "totals", "winners"}
+STATE_KEYS = {
+    "id",
+    "game",
+    "mode",
+    "set",
+    "players",
+    "options",
+    "version",
+    "status",
+    "round",
+    "rounds",
+    "totals",
+    "winners",
+}
 ROUND_KEYS = {"number", "double", "status", "turn", "boneyard", "hands", "end"}
 
 
 # ----- creation and state ------------------------------------------------------------------
 
-@pytest.mark.parametrize("game, highest, double", [("mexican-train", 12, "12-12"),
-                                                   ("chicken-foot", 9, "9-9"), ("kozel", 6, None)])
+
+@pytest.mark.parametrize(
+    "game, highest, double", [("mexican-train", 12, "12-12"), ("chicken-foot", 9, "9-9"), ("kozel", 6, None)]
+)
 @pytest.mark.parametrize("mode", ["referee", "scores"])
 def test_created_state_shape(api, game, highest, double, mode):
     status, data = api.post("/api/games", {"game": game, "players": ["Ana", "Ben"], "mode": mode})
     assert status == 201
-    assert STATE_KEYS <= set(data) and ROUND_KEYS <= set(data["round"])
+    assert set(data) >= STATE_KEYS and set(data["round"]) >= ROUND_KEYS
     assert data["game"] == game and data["set"] == highest and data["mode"] == mode
     assert data["players"] == ["Ana", "Ben"] and isinstance(data["options"], dict)
     assert data["version"] == 1 and data["status"] == "playing"
@@ -57,37 +123,65 @@ def test_created_state_shape(api, game, highest, double, mode):
             assert data["round"]["ends"] == []
 
 
-@pytest.mark.parametrize("game, options", [
-    ("mexican-train", {"double_blank": 25, "first_turn": "build", "doubles_order": "newest",
-                       "tie_break": "chicken-foot"}),
-    ("mexican-train", {"first_double": 9, "last_double": 3}),
-    ("chicken-foot", {"double_blank": 0, "arms": 6, "hand_size": 5}),
-    ("kozel", {"fish": "one", "lose_at": 50, "zero_zero": 25}),
-])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        (
+            "mexican-train",
+            {
+                "double_blank": 25,
+                "first_turn": "build",
+                "doubles_order": "newest",
+                "tie_break": "chicken-foot",
+            },
+        ),
+        ("mexican-train", {"first_double": 9, "last_double": 3}),
+        ("chicken-foot", {"double_blank": 0, "arms": 6, "hand_size": 5}),
+        ("kozel", {"fish": "one", "lose_at": 50, "zero_zero": 25}),
+    ],
+)
 def test_options_are_kept(api, game, options):
     data = api.create(game=game, players=["Ana", "Ben"], set={"kozel": 6}.get(game, 9), options=options)
     for key, value in options.items():
         assert data["options"][key] == value
 
 
-@pytest.mark.parametrize("game, options", [
-    ("mexican-train", {"arms": 4}), ("mexican-train", {"double_blank": 10}),
-    ("mexican-train", {"first_turn": "many"}), ("mexican-train", {"doubles_order": "random"}),
-    ("mexican-train", {"tie_break": "coin"}),
-    ("chicken-foot", {"arms": 5}), ("chicken-foot", {"fish": "all"}), ("chicken-foot", {"double_blank": 30}),
-    ("kozel", {"fish": "two"}), ("kozel", {"zero_zero": 0}), ("kozel", {"double_blank": 50}),
-    ("kozel", {"lose_at": "101"}),
-])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("mexican-train", {"arms": 4}),
+        ("mexican-train", {"double_blank": 10}),
+        ("mexican-train", {"first_turn": "many"}),
+        ("mexican-train", {"doubles_order": "random"}),
+        ("mexican-train", {"tie_break": "coin"}),
+        ("chicken-foot", {"arms": 5}),
+        ("chicken-foot", {"fish": "all"}),
+        ("chicken-foot", {"double_blank": 30}),
+        ("kozel", {"fish": "two"}),
+        ("kozel", {"zero_zero": 0}),
+        ("kozel", {"double_blank": 50}),
+        ("kozel", {"lose_at": "101"}),
+    ],
+)
 def test_bad_options_are_400(api, game, options):
     status, data = api.post("/api/games", {"game": game, "players": ["Ana", "Ben"], "options": options})
     assert status == 400 and data["error"] and data["rule"] is None
     assert api.get("/api/games")[1]["games"] == []
 
 
-@pytest.mark.parametrize("players, status", [
-    (["a" * 40, "B"], 201), (["é" * 40, "B"], 201), (["a" * 41, "B"], 400), (["", "B"], 400),
-    (["Ana", "Ana"], 400), (["Ana", 7], 400), ("Ana,Ben", 400), (["Дмитрий", "Zoë", "李"], 201),
-])
+@pytest.mark.parametrize(
+    "players, status",
+    [
+        (["a" * 40, "B"], 201),
+        (["é" * 40, "B"], 201),
+        (["a" * 41, "B"], 400),
+        (["", "B"], 400),
+        (["Ana", "Ana"], 400),
+        (["Ana", 7], 400),
+        ("Ana,Ben", 400),
+        (["Дмитрий", "Zoë", "李"], 201),
+    ],
+)
 def test_player_names(api, players, status):
     got, data = api.post("/api/games", {"game": "mexican-train", "players": players})
     assert got == status, data
@@ -109,6 +203,7 @@ def test_kozel_set_is_six_only(api):
 
 # ----- conventions: 415, 400, 404, 409 ------------------------------------------------------
 
+
 def endpoints(gid):
     return [f"/api/games/{gid}/actions", f"/api/games/{gid}/rounds/1/hands"]
 
@@ -117,8 +212,10 @@ def test_not_json_is_415_everywhere(api, client):
     gid = api.create(game="mexican-train", players=["Ana", "Ben"], set=9)["id"]
     before = api.state(gid)
     for url in ["/api/games"] + endpoints(gid):
-        for kind, body in [("text/plain", '{"type": "undo"}'),
-                           ("application/x-www-form-urlencoded", "type=undo")]:
+        for kind, body in [
+            ("text/plain", '{"type": "undo"}'),
+            ("application/x-www-form-urlencoded", "type=undo"),
+        ]:
             response = client.post(url, data=body, content_type=kind)
             assert response.status_code == 415, url
             assert response.get_json()["error"] and "rule" in response.get_json()
@@ -126,7 +223,9 @@ def test_not_json_is_415_everywhere(api, client):
     assert len(api.get("/api/games")[1]["games"]) == 1
 
 
-@pytest.mark.parametrize("body", [[], "x", 3, {"hands": []}, {"hands": "x"}, {"hands": {"Ana": 1, "Ben": 0}, "extra": 1}])
+@pytest.mark.parametrize(
+    "body", [[], "x", 3, {"hands": []}, {"hands": "x"}, {"hands": {"Ana": 1, "Ben": 0}, "extra": 1}]
+)
 def test_malformed_hands_body_is_400(api, body):
     gid = api.create(game="mexican-train", players=["Ana", "Ben"], set=9, mode="scores")["id"]
     before = api.state(gid)
@@ -135,8 +234,9 @@ def test_malformed_hands_body_is_400(api, body):
     assert api.state(gid) == before
 
 
-@pytest.mark.parametrize("body", [[], "x", 3, {}, {"type": 3}, {"type": "play", "player": "Ana",
-                                                               "tile": "9-1", "train": 4}])
+@pytest.mark.parametrize(
+    "body", [[], "x", 3, {}, {"type": 3}, {"type": "play", "player": "Ana", "tile": "9-1", "train": 4}]
+)
 def test_malformed_action_is_400(api, body):
     gid = api.create(game="mexican-train", players=["Ana", "Ben"], set=9)["id"]
     before = api.state(gid)
@@ -153,8 +253,11 @@ def test_broken_json_is_400(api, client):
 
 
 def test_unknown_game_is_404(api, client):
-    for status, data in [api.get("/api/games/nope"), api.act("nope", type="undo"),
-                         api.hands("nope", 1, {"A": 1})]:
+    for status, data in [
+        api.get("/api/games/nope"),
+        api.act("nope", type="undo"),
+        api.hands("nope", 1, {"A": 1}),
+    ]:
         assert status == 404 and data["error"] and data["rule"] is None
     assert client.get("/api/games/nope/scoresheet.csv").status_code == 404
 
@@ -188,13 +291,17 @@ def test_every_accepted_change_adds_one_to_version(api):
 @pytest.mark.parametrize("game", GAMES)
 def test_refusals_name_a_rule_of_the_book_or_null(api, game):
     gid = api.create(game=game, players=["Ana", "Ben"])["id"]
-    attempts = [{"type": "play", "player": "Ben", "tile": "1-2", "train": "Ana"},
-                {"type": "play", "player": "Ana", "tile": "1-2", "on": "5-5"},
-                {"type": "play", "player": "Ana", "tile": "3-4"},
-                {"type": "draw", "player": "Zed"}, {"type": "pass", "player": "Ana"},
-                {"type": "end", "player": "Ana"}, {"type": "undo"},
-                {"type": "leave", "player": "Ben"} if game != "kozel" else {"type": "undo"},
-                {"type": "play", "player": "Ana", "tile": "1-20", "train": "mexican"}]
+    attempts = [
+        {"type": "play", "player": "Ben", "tile": "1-2", "train": "Ana"},
+        {"type": "play", "player": "Ana", "tile": "1-2", "on": "5-5"},
+        {"type": "play", "player": "Ana", "tile": "3-4"},
+        {"type": "draw", "player": "Zed"},
+        {"type": "pass", "player": "Ana"},
+        {"type": "end", "player": "Ana"},
+        {"type": "undo"},
+        {"type": "leave", "player": "Ben"} if game != "kozel" else {"type": "undo"},
+        {"type": "play", "player": "Ana", "tile": "1-20", "train": "mexican"},
+    ]
     for action in attempts:
         before = api.state(gid)
         status, data = api.act(gid, **action)
@@ -214,6 +321,7 @@ def test_score_pad_refuses_plays(api, game):
 
 
 # ----- games list, rules, openapi, scoresheet -----------------------------------------------------
+
 
 def test_games_list(api):
     assert api.get("/api/games") == (200, {"games": []})
@@ -241,12 +349,15 @@ def test_rule_book(api, game):
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("game, rule, words", [
-    ("mexican-train", "mt.double.dead", "every other tile of its number is already on the table"),
-    ("kozel", "kz.rating", "rounded half up"),
-    ("chicken-foot", "cf.tie", "more zero-point rounds wins"),
-    ("kozel", "unique", "Each tile exists once"),
-])
+@pytest.mark.parametrize(
+    "game, rule, words",
+    [
+        ("mexican-train", "mt.double.dead", "every other tile of its number is already on the table"),
+        ("kozel", "kz.rating", "rounded half up"),
+        ("chicken-foot", "cf.tie", "more zero-point rounds wins"),
+        ("kozel", "unique", "Each tile exists once"),
+    ],
+)
 def test_rule_texts_are_the_books(api, game, rule, words):
     rules = {r["id"]: r["text"] for r in api.get(f"/api/rules/{game}")[1]["rules"]}
     assert words in rules[rule]
@@ -262,9 +373,16 @@ def test_openapi(api):
     assert status == 200 and str(doc["openapi"]).startswith("3.")
     assert doc["info"]["title"] and doc["info"]["version"]
     paths = doc["paths"]
-    expected = {("post", "/api/games"), ("get", "/api/games"), ("get", "/api/games/{"),
-                ("post", "/actions"), ("post", "/hands"), ("get", "/scoresheet.csv"),
-                ("get", "/api/rules/{"), ("get", "/api/openapi.json")}
+    expected = {
+        ("post", "/api/games"),
+        ("get", "/api/games"),
+        ("get", "/api/games/{"),
+        ("post", "/actions"),
+        ("post", "/hands"),
+        ("get", "/scoresheet.csv"),
+        ("get", "/api/rules/{"),
+        ("get", "/api/openapi.json"),
+    }
     for path, ops in paths.items():
         for method, op in ops.items():
             if method in ("get", "post", "put", "patch", "delete"):
@@ -306,6 +424,7 @@ def test_scoresheet_of_a_new_game(api, client):
 def test_app_module_uses_referee_db(tmp_path, monkeypatch):
     import importlib
     import sys
+
     db = tmp_path / "env.db"
     monkeypatch.setenv("REFEREE_DB", str(db))
     sys.modules.pop("app", None)

@@ -1,4 +1,5 @@
 """Chicken Foot through the JSON API only (RULES.md §2, API.md), black-box."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,6 +26,7 @@ def on_spinner(data, spinner="9-9"):
 
 # ----- cf.players, state ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("highest, count", [(9, 2), (9, 7), (12, 4), (12, 13), (15, 8), (18, 27)])
 def test_initial_state(api, highest, count):
     players = [f"P{i}" for i in range(count)]
@@ -40,8 +42,9 @@ def test_initial_state(api, highest, count):
 
 @pytest.mark.parametrize("highest, count", [(9, 8), (12, 14)])
 def test_players_times_seven_may_not_exceed_the_set(api, highest, count):
-    got, data = api.post("/api/games", {"game": "chicken-foot", "set": highest,
-                                        "players": [f"P{i}" for i in range(count)]})
+    got, data = api.post(
+        "/api/games", {"game": "chicken-foot", "set": highest, "players": [f"P{i}" for i in range(count)]}
+    )
     assert got == 422 and data["rule"] == "cf.players"
 
 
@@ -51,6 +54,7 @@ def test_default_set_is_double_nine_with_ten_rounds(api):
 
 
 # ----- cf.start --------------------------------------------------------------------------------
+
 
 def test_only_the_rounds_double_starts(api):
     gid = new(api, ABC)
@@ -84,6 +88,7 @@ def test_start_names_the_holder(api):
 
 # ----- cf.match, cf.spinner, cf.one-tile -------------------------------------------------------
 
+
 def spinner_down(api, gid, arms=("9-1", "9-2", "9-3", "9-4")):
     play(api, gid, "Ana", "9-9")
     who = ["Ben", "Ana"]
@@ -107,8 +112,13 @@ def test_all_four_arms_before_a_second_tile(api):
     play(api, gid, "Ana", "9-9")
     play(api, gid, "Ben", "9-5", "9-9")
     refused(api, gid, {"type": "play", "player": "Ana", "tile": "5-3", "on": "9-5"}, 422, "cf.spinner")
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-4", "on": "9-9"}, 422,
-            rules=("turn", "cf.one-tile"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ben", "tile": "9-4", "on": "9-9"},
+        422,
+        rules=("turn", "cf.one-tile"),
+    )
     play(api, gid, "Ana", "9-4", "9-9")
     play(api, gid, "Ben", "9-3", "9-9")
     data = api.state(gid)
@@ -135,6 +145,7 @@ def test_six_arms_option(api):
 
 # ----- cf.draw --------------------------------------------------------------------------------
 
+
 def test_draw_then_play_or_pass(api):
     gid = new(api)
     play(api, gid, "Ana", "9-9")
@@ -152,11 +163,12 @@ def test_draw_then_play_or_pass(api):
 
 # ----- cf.double --------------------------------------------------------------------------------
 
+
 def test_chicken_foot_needs_three_toes_first(api):
     gid = new(api)
-    spinner_down(api, gid)                       # Ben, Ana, Ben, Ana laid the arms
-    data = play(api, gid, "Ben", "1-1", "1-9")   # a double on an arm
-    assert data["round"]["turn"] == "Ana"        # one tile per turn, doubles included
+    spinner_down(api, gid)  # Ben, Ana, Ben, Ana laid the arms
+    data = play(api, gid, "Ben", "1-1", "1-9")  # a double on an arm
+    assert data["round"]["turn"] == "Ana"  # one tile per turn, doubles included
     assert data["round"]["foot"] == {"double": "1-1", "toes": 0}
     assert {e["on"] for e in data["round"]["open_ends"]} == {"1-1"}
     refused(api, gid, {"type": "play", "player": "Ana", "tile": "2-5", "on": "2-9"}, 422, "cf.double")
@@ -169,7 +181,7 @@ def test_chicken_foot_needs_three_toes_first(api):
     ends = {(e["on"], e["value"]) for e in data["round"]["open_ends"]}
     assert ends == {("1-5", 5), ("1-6", 6), ("1-7", 7), ("2-9", 2), ("3-9", 3), ("4-9", 4)}
     refused(api, gid, {"type": "play", "player": "Ben", "tile": "1-8", "on": "1-1"}, 422)
-    data = play(api, gid, "Ben", "5-5", "1-5")   # a double on a toe starts a new foot
+    data = play(api, gid, "Ben", "5-5", "1-5")  # a double on a toe starts a new foot
     assert data["round"]["foot"] == {"double": "5-5", "toes": 0}
 
 
@@ -188,6 +200,7 @@ def test_undo_a_play(api):
 
 
 # ----- cf.end, cf.score, cf.rounds -----------------------------------------------------------------
+
 
 def test_last_tile_ends_the_round(api):
     gid = new(api, hand_size=2)
@@ -220,8 +233,9 @@ def test_blocked_round(api):
 def test_hands_checks_in_referee_mode(api):
     gid = new(api)
     play(api, gid, "Ana", "9-9")
-    hands_refused(api, gid, 1, {"Ana": 3, "Ben": ["9-9", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7"]},
-                  422, "unique")
+    hands_refused(
+        api, gid, 1, {"Ana": 3, "Ben": ["9-9", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7"]}, 422, "unique"
+    )
     hands_refused(api, gid, 1, {"Ana": 3, "Ben": ["1-2"]}, 422)
     data = hands_ok(api, gid, 1, {"Ana": 3, "Ben": ["0-0", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7"]})
     assert data["rounds"][0]["points"] == {"Ana": 3, "Ben": 50 + 3 + 4 + 5 + 6 + 7 + 8}

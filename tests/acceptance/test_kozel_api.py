@@ -1,4 +1,5 @@
 """Kozel through the JSON API only (RULES.md §3, API.md), black-box."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,6 +26,7 @@ def pad(api, players=MAOS, **options):
 
 # ----- state, kz.players ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("count", [2, 3, 4])
 def test_initial_state(api, count):
     players = MAOS[:count]
@@ -45,14 +47,17 @@ def test_scores_mode_round_is_scoring_from_the_start(api):
     assert data["round"]["status"] == "scoring" and data["round"]["turn"] is None
 
 
-@pytest.mark.parametrize("body, status, rule", [
-    ({"game": "kozel", "players": ["A", "B"], "set": 9}, 422, "kz.players"),
-    ({"game": "kozel", "players": ["A"]}, 422, "kz.players"),
-    ({"game": "kozel", "players": ["A", "B", "C", "D", "E"]}, 422, "kz.players"),
-    ({"game": "kozel", "players": ["A", "B"], "options": {"fish": "none"}}, 400, None),
-    ({"game": "kozel", "players": ["A", "B"], "options": {"zero_zero": 50}}, 400, None),
-    ({"game": "kozel", "players": ["A", "B"], "options": {"arms": 4}}, 400, None),
-])
+@pytest.mark.parametrize(
+    "body, status, rule",
+    [
+        ({"game": "kozel", "players": ["A", "B"], "set": 9}, 422, "kz.players"),
+        ({"game": "kozel", "players": ["A"]}, 422, "kz.players"),
+        ({"game": "kozel", "players": ["A", "B", "C", "D", "E"]}, 422, "kz.players"),
+        ({"game": "kozel", "players": ["A", "B"], "options": {"fish": "none"}}, 400, None),
+        ({"game": "kozel", "players": ["A", "B"], "options": {"zero_zero": 50}}, 400, None),
+        ({"game": "kozel", "players": ["A", "B"], "options": {"arms": 4}}, 400, None),
+    ],
+)
 def test_kozel_tables_refused(api, body, status, rule):
     got, data = api.post("/api/games", body)
     assert got == status and data["rule"] == rule
@@ -60,6 +65,7 @@ def test_kozel_tables_refused(api, body, status, rule):
 
 
 # ----- kz.lead.first ------------------------------------------------------------------------
+
 
 def test_four_players_only_1_1_can_lead(api):
     gid = new(api, MAOS)
@@ -71,10 +77,17 @@ def test_four_players_only_1_1_can_lead(api):
     assert data["round"]["hands"]["Olya"] == 6 and data["round"]["boneyard"] == 0
 
 
-@pytest.mark.parametrize("tile, allowed", [
-    ("1-1", True), ("6-6", True), ("0-0", True), ("5-6", True),  # 7 tiles ahead at most
-    ("4-6", False), ("1-2", False),                                # more ahead than the bazaar
-])
+@pytest.mark.parametrize(
+    "tile, allowed",
+    [
+        ("1-1", True),
+        ("6-6", True),
+        ("0-0", True),
+        ("5-6", True),  # 7 tiles ahead at most
+        ("4-6", False),
+        ("1-2", False),  # more ahead than the bazaar
+    ],
+)
 def test_three_players_lead_what_the_bazaar_could_explain(api, tile, allowed):
     gid = new(api, MAOS[:3])  # bazaar 7
     action = {"type": "play", "player": "Alex", "tile": tile}
@@ -113,6 +126,7 @@ def test_no_draw_or_knock_before_the_lead(api):
 
 # ----- kz.match, unique, turn -------------------------------------------------------------------
 
+
 def test_line_ends_and_matching(api):
     gid = new(api)
     play(api, gid, "Ana", "2-6")
@@ -137,6 +151,7 @@ def test_lead_takes_no_on(api):
 
 
 # ----- kz.bazaar ---------------------------------------------------------------------------------
+
 
 def test_draw_from_the_bazaar_until_a_tile_fits(api):
     gid = new(api)
@@ -170,8 +185,16 @@ def test_bazaar_emptied_by_draws_then_knock(api):
 
 # ----- kz.fish, kz.out ------------------------------------------------------------------------
 
-SEED_FISH = [("Ana", "2-6", None), ("Ben", "1-2", "2-6"), ("Ana", "0-6", "2-6"), ("Ben", "0-2", "0-6"),
-             ("Ana", "1-4", "1-2"), ("Ben", "2-3", "0-2"), ("Ana", "3-5", "2-3"), ("Ben", "2-4", "1-4")]
+SEED_FISH = [
+    ("Ana", "2-6", None),
+    ("Ben", "1-2", "2-6"),
+    ("Ana", "0-6", "2-6"),
+    ("Ben", "0-2", "0-6"),
+    ("Ana", "1-4", "1-2"),
+    ("Ben", "2-3", "0-2"),
+    ("Ana", "3-5", "2-3"),
+    ("Ben", "2-4", "1-4"),
+]
 
 
 def test_fish_from_the_table_seed_example(api):
@@ -250,25 +273,45 @@ def test_fish_entered_as_hands_leaves_the_next_leader_unknown(api):
 def test_hands_in_referee_mode_are_checked(api):
     gid = new(api)
     play(api, gid, "Ana", "2-6")
-    hands_refused(api, gid, 1, {"Ana": ["6-2"] + ["1-1"] * 0 + ["0-1", "0-3", "0-4", "0-5", "1-3"],
-                                "Ben": 5}, 422, "unique")
+    hands_refused(
+        api,
+        gid,
+        1,
+        {"Ana": ["6-2"] + ["1-1"] * 0 + ["0-1", "0-3", "0-4", "0-5", "1-3"], "Ben": 5},
+        422,
+        "unique",
+    )
     hands_refused(api, gid, 1, {"Ana": ["0-1"], "Ben": 5}, 422)  # Ana holds 6
-    hands_refused(api, gid, 1, {"Ana": 5, "Ben": ["0-1", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"]},
-                  422, "unique")
-    hands_refused(api, gid, 1, {"Ana": 5, "Ben": ["0-7", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"]},
-                  422, "tiles")
-    data = hands_ok(api, gid, 1, {"Ana": ["0-1", "0-3", "0-4", "0-5", "1-3", "1-4"],
-                                  "Ben": ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"]})
+    hands_refused(
+        api, gid, 1, {"Ana": 5, "Ben": ["0-1", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"]}, 422, "unique"
+    )
+    hands_refused(
+        api, gid, 1, {"Ana": 5, "Ben": ["0-7", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"]}, 422, "tiles"
+    )
+    data = hands_ok(
+        api,
+        gid,
+        1,
+        {
+            "Ana": ["0-1", "0-3", "0-4", "0-5", "1-3", "1-4"],
+            "Ben": ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"],
+        },
+    )
     assert data["rounds"][0]["points"] == {"Ana": 1 + 3 + 4 + 5 + 4 + 5, "Ben": 42}
 
 
 # ----- scoring: kz.score.* --------------------------------------------------------------------
 
+
 def worked_example_before(api, **options):
     gid = pad(api, **options)
     # Masha +19, Alex 0, Olya +7, Serg +4 (Alex went out twice)
-    data = rounds(api, gid, {"Masha": 12, "Alex": [], "Olya": 3, "Serg": 2},
-                  {"Masha": 7, "Alex": 0, "Olya": 4, "Serg": 2})
+    data = rounds(
+        api,
+        gid,
+        {"Masha": 12, "Alex": [], "Olya": 3, "Serg": 2},
+        {"Masha": 7, "Alex": 0, "Olya": 4, "Serg": 2},
+    )
     assert data["remembered"] == {"Masha": 19, "Alex": 0, "Olya": 7, "Serg": 4}
     assert data["totals"] == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
     return gid
@@ -278,9 +321,9 @@ def test_worked_example_someone_went_out(api):
     gid = worked_example_before(api)
     data = rounds(api, gid, {"Masha": [], "Alex": 3, "Olya": 13, "Serg": 5})
     assert data["rounds"][-1]["points"] == {"Masha": 0, "Alex": 3, "Olya": 13, "Serg": 5}
-    assert data["remembered"]["Masha"] == 0          # kz.score.reset
+    assert data["remembered"]["Masha"] == 0  # kz.score.reset
     assert data["remembered"]["Alex"] == 3
-    assert data["totals"]["Olya"] == 20              # kz.score.open
+    assert data["totals"]["Olya"] == 20  # kz.score.open
     assert data["remembered"].get("Olya", 0) == 0
     assert data["remembered"]["Serg"] == 9
     assert data["totals"] == {"Masha": 0, "Alex": 0, "Olya": 20, "Serg": 0}
@@ -301,10 +344,17 @@ def test_twelve_is_remembered_thirteen_opens(api):
     assert data["totals"]["Ana"] == 37 and data["remembered"].get("Ana", 0) == 0
 
 
-@pytest.mark.parametrize("hand, option, points", [
-    (["0-0"], None, 10), (["0-0"], 25, 25), (["0-0"], 10, 10),
-    (["0-0", "1-2"], None, 3), (["0-0", "0-1"], 25, 1), (["6-6", "5-6"], None, 23),
-])
+@pytest.mark.parametrize(
+    "hand, option, points",
+    [
+        (["0-0"], None, 10),
+        (["0-0"], 25, 25),
+        (["0-0"], 10, 10),
+        (["0-0", "1-2"], None, 3),
+        (["0-0", "0-1"], 25, 1),
+        (["6-6", "5-6"], None, 23),
+    ],
+)
 def test_zero_zero(api, hand, option, points):
     gid = pad(api, AB, **({"zero_zero": option} if option else {}))
     data = rounds(api, gid, {"Ana": hand, "Ben": []})
@@ -320,6 +370,7 @@ def test_kozel_pad_checks_tiles(api):
 
 
 # ----- fish scoring ----------------------------------------------------------------------------
+
 
 def test_fish_for_all_is_the_default_and_resets_nobody(api):
     gid = worked_example_before(api)
@@ -361,14 +412,14 @@ def test_fish_pot_then_taken_by_the_single_highest_after_a_domino(api):
 
 def test_fish_pot_grows_after_a_tied_fish_and_waits_after_a_tied_domino(api):
     gid = pad(api, fish="one")
-    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})         # pot 35
-    data = rounds(api, gid, {"Masha": 5, "Alex": 5, "Olya": 1, "Serg": 2})     # tie again
+    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})  # pot 35
+    data = rounds(api, gid, {"Masha": 5, "Alex": 5, "Olya": 1, "Serg": 2})  # tie again
     assert data["pot"] == 35 + 13
     assert data["remembered"] == {n: 0 for n in MAOS}
-    data = rounds(api, gid, {"Masha": 6, "Alex": [], "Olya": 6, "Serg": 1})    # tie, went out
+    data = rounds(api, gid, {"Masha": 6, "Alex": [], "Olya": 6, "Serg": 1})  # tie, went out
     assert data["pot"] == 48
     assert data["remembered"] == {"Masha": 6, "Alex": 0, "Olya": 6, "Serg": 1}  # booked as usual
-    data = rounds(api, gid, {"Masha": 1, "Alex": 9, "Olya": 3, "Serg": []})    # Alex single highest
+    data = rounds(api, gid, {"Masha": 1, "Alex": 9, "Olya": 3, "Serg": []})  # Alex single highest
     assert data["pot"] == 0
     assert data["totals"]["Alex"] == 9 + 48
     assert data["remembered"] == {"Masha": 7, "Alex": 0, "Olya": 9, "Serg": 0}
@@ -376,12 +427,13 @@ def test_fish_pot_grows_after_a_tied_fish_and_waits_after_a_tied_domino(api):
 
 def test_pot_is_taken_in_a_fish_to_one_round(api):
     gid = pad(api, fish="one")
-    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})         # pot 35
-    data = rounds(api, gid, {"Masha": 1, "Alex": 2, "Olya": 3, "Serg": 4})     # Serg single highest
+    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})  # pot 35
+    data = rounds(api, gid, {"Masha": 1, "Alex": 2, "Olya": 3, "Serg": 4})  # Serg single highest
     assert data["pot"] == 0 and data["totals"]["Serg"] == 10 + 35
 
 
 # ----- kz.goat and kz.rating -----------------------------------------------------------------
+
 
 def test_goat_and_rating(api):
     gid = pad(api)
@@ -416,10 +468,13 @@ def test_remembered_points_do_not_make_a_goat(api):
     assert data["totals"]["Ana"] == 50
 
 
-@pytest.mark.parametrize("hands, goats", [
-    ({"Masha": 40, "Alex": [], "Olya": 35, "Serg": 1}, ["Masha"]),
-    ({"Masha": 40, "Alex": [], "Olya": 40, "Serg": 1}, ["Masha", "Olya"]),
-])
+@pytest.mark.parametrize(
+    "hands, goats",
+    [
+        ({"Masha": 40, "Alex": [], "Olya": 35, "Serg": 1}, ["Masha"]),
+        ({"Masha": 40, "Alex": [], "Olya": 40, "Serg": 1}, ["Masha", "Olya"]),
+    ],
+)
 def test_several_reach_lose_at(api, hands, goats):
     gid = pad(api, lose_at=30)
     data = rounds(api, gid, hands)
@@ -447,6 +502,7 @@ def test_leave_is_kozel_only(api):
 
 
 # ----- corrections --------------------------------------------------------------------------------
+
 
 def test_correction_recomputes_later_bookings(api):
     gid = pad(api, AB)
@@ -498,12 +554,13 @@ def test_finished_game_shows_the_last_round(api):
 def test_referee_correction_of_an_earlier_kozel_round(api):
     gid = new(api, AB)
     play(api, gid, "Ana", "2-6")
-    hands_ok(api, gid, 1, {"Ana": 5, "Ben": 0})              # Ben went out
+    hands_ok(api, gid, 1, {"Ana": 5, "Ben": 0})  # Ben went out
     play(api, gid, "Ben", "3-4")
     hands_ok(api, gid, 2, {"Ana": 10, "Ben": 0})
     assert api.state(gid)["remembered"] == {"Ana": 15, "Ben": 0}
-    hands_refused(api, gid, 1, {"Ana": ["2-6", "0-1", "0-2", "0-3", "0-4", "0-5"], "Ben": 0},
-                  422, "unique")                            # 2-6 was on round 1's table
+    hands_refused(
+        api, gid, 1, {"Ana": ["2-6", "0-1", "0-2", "0-3", "0-4", "0-5"], "Ben": 0}, 422, "unique"
+    )  # 2-6 was on round 1's table
     data = hands_ok(api, gid, 1, {"Ana": 20, "Ben": 0})
     assert data["totals"] == {"Ana": 30, "Ben": 0} and data["remembered"]["Ana"] == 0
     assert data["round"]["number"] == 3

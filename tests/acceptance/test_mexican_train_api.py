@@ -1,4 +1,5 @@
 """Mexican Train through the JSON API only (RULES.md §1, API.md), black-box."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,8 +23,9 @@ def play(api, gid, player, tile, train):
 
 # ----- mt.deal / hidden: the deal and the boneyard ----------------------------------------
 
-DEAL = [(12, n, h) for n, h in {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}.items()] + \
-       [(9, n, h) for n, h in {2: 15, 3: 13, 4: 10}.items()]
+DEAL = [(12, n, h) for n, h in {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}.items()] + [
+    (9, n, h) for n, h in {2: 15, 3: 13, 4: 10}.items()
+]
 
 
 @pytest.mark.parametrize("highest, count, hand", DEAL)
@@ -47,11 +49,13 @@ def test_big_sets_default_to_eleven(api, highest, count):
 
 def test_hand_size_override_and_its_limit(api):
     # players × hand + 1 ≤ tiles in the set
-    status, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9,
-                                           "options": {"hand_size": 27}})
+    status, data = api.post(
+        "/api/games", {"game": "mexican-train", "players": AB, "set": 9, "options": {"hand_size": 27}}
+    )
     assert status == 201 and data["round"]["boneyard"] == 0
-    status, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9,
-                                           "options": {"hand_size": 28}})
+    status, data = api.post(
+        "/api/games", {"game": "mexican-train", "players": AB, "set": 9, "options": {"hand_size": 28}}
+    )
     assert status == 422 and data["rule"] in ("mt.deal", "mt.players")
 
 
@@ -64,13 +68,15 @@ def test_initial_state(api):
     assert set(rnd["trains"]) == {"Ana", "Ben", "Caro", "mexican"}
     for train in rnd["trains"].values():
         assert train == {"tiles": [], "open": 12, "marker": False} or (
-            train["tiles"] == [] and train["open"] == 12 and train["marker"] is False)
+            train["tiles"] == [] and train["open"] == 12 and train["marker"] is False
+        )
     assert rnd["open_doubles"] == []
     assert data["rounds"] == [] and data["totals"] == {"Ana": 0, "Ben": 0, "Caro": 0}
     assert data["winners"] == []
 
 
 # ----- mt.match, mt.train.available, turn, unique, tiles ----------------------------------
+
 
 def test_a_play_turns_the_tile_and_moves_the_turn(api):
     gid = new(api, ABC, set=12)
@@ -82,8 +88,10 @@ def test_a_play_turns_the_tile_and_moves_the_turn(api):
     assert rnd["boneyard"] == 91 - 1 - 48
     assert rnd["turn"] == "Ben"
     data = play(api, gid, "Ben", "12-3", "mexican")
-    assert data["round"]["trains"]["mexican"] == {"tiles": ["3-12"], "open": 3, "marker": False} or \
-        data["round"]["trains"]["mexican"]["open"] == 3
+    assert (
+        data["round"]["trains"]["mexican"] == {"tiles": ["3-12"], "open": 3, "marker": False}
+        or data["round"]["trains"]["mexican"]["open"] == 3
+    )
     assert data["round"]["turn"] == "Caro"
     data = play(api, gid, "Caro", "3-4", "mexican")
     assert data["round"]["trains"]["mexican"]["tiles"] == ["3-12", "3-4"]
@@ -91,17 +99,20 @@ def test_a_play_turns_the_tile_and_moves_the_turn(api):
     assert data["round"]["turn"] == "Ana"  # clockwise, in the order entered
 
 
-@pytest.mark.parametrize("action, rule", [
-    ({"type": "play", "player": "Ana", "tile": "5-4", "train": "Ana"}, "mt.match"),
-    ({"type": "play", "player": "Ana", "tile": "5-4", "train": "mexican"}, "mt.match"),
-    ({"type": "play", "player": "Ana", "tile": "9-4", "train": "Ben"}, "mt.train.available"),
-    ({"type": "play", "player": "Ben", "tile": "9-4", "train": "Ben"}, "turn"),
-    ({"type": "draw", "player": "Ben"}, "turn"),
-    ({"type": "pass", "player": "Ben"}, "turn"),
-    ({"type": "play", "player": "Ana", "tile": "9-9", "train": "Ana"}, "unique"),
-    ({"type": "play", "player": "Ana", "tile": "10-9", "train": "Ana"}, "tiles"),
-    ({"type": "pass", "player": "Ana"}, "mt.marker.place"),
-])
+@pytest.mark.parametrize(
+    "action, rule",
+    [
+        ({"type": "play", "player": "Ana", "tile": "5-4", "train": "Ana"}, "mt.match"),
+        ({"type": "play", "player": "Ana", "tile": "5-4", "train": "mexican"}, "mt.match"),
+        ({"type": "play", "player": "Ana", "tile": "9-4", "train": "Ben"}, "mt.train.available"),
+        ({"type": "play", "player": "Ben", "tile": "9-4", "train": "Ben"}, "turn"),
+        ({"type": "draw", "player": "Ben"}, "turn"),
+        ({"type": "pass", "player": "Ben"}, "turn"),
+        ({"type": "play", "player": "Ana", "tile": "9-9", "train": "Ana"}, "unique"),
+        ({"type": "play", "player": "Ana", "tile": "10-9", "train": "Ana"}, "tiles"),
+        ({"type": "pass", "player": "Ana"}, "mt.marker.place"),
+    ],
+)
 def test_refused_plays_at_the_start(api, action, rule):
     gid = new(api)
     refused(api, gid, action, 422, rule)
@@ -122,11 +133,17 @@ def test_a_tile_already_on_the_table_is_refused(api):
 def test_one_tile_per_turn(api):
     gid = new(api)
     play(api, gid, "Ana", "9-5", "Ana")
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "5-4", "train": "Ana"}, 422,
-            rules=("mt.one-tile", "turn"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": "5-4", "train": "Ana"},
+        422,
+        rules=("mt.one-tile", "turn"),
+    )
 
 
 # ----- mt.draw, mt.marker.place / remove ---------------------------------------------------
+
 
 def test_draw_then_pass_marks_the_train(api):
     gid = new(api)
@@ -153,8 +170,9 @@ def test_marked_train_is_open_to_everyone_until_its_owner_plays_on_it(api):
     ok(api, gid, type="pass", player="Ana")
     data = play(api, gid, "Ben", "9-5", "Ana")  # marked: Ben may play on it
     assert data["round"]["trains"]["Ana"]["marker"] is True  # playing elsewhere leaves it on
-    refused(api, gid, {"type": "play", "player": "Caro", "tile": "9-4", "train": "Ben"}, 422,
-            "mt.train.available")
+    refused(
+        api, gid, {"type": "play", "player": "Caro", "tile": "9-4", "train": "Ben"}, 422, "mt.train.available"
+    )
     play(api, gid, "Caro", "5-4", "Ana")
     data = play(api, gid, "Ana", "9-3", "mexican")
     assert data["round"]["trains"]["Ana"]["marker"] is True  # the owner played elsewhere
@@ -175,6 +193,7 @@ def test_empty_boneyard_no_draw_but_pass(api):
 
 # ----- doubles -------------------------------------------------------------------------------
 
+
 def opening(api, gid):
     """Ana's train open at 5, the Mexican train open at 4; Ana to play."""
     play(api, gid, "Ana", "9-5", "Ana")
@@ -191,10 +210,10 @@ def test_a_double_plays_again_and_the_follow_up_may_go_anywhere_available(api):
     data = play(api, gid, "Ana", "4-1", "mexican")  # not on the double: allowed
     assert data["round"]["turn"] == "Ben"
     assert data["round"]["open_doubles"] == ["5-5"]  # now open (mt.double.open)
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "1-2", "train": "mexican"}, 422,
-            "mt.double.open")
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-2", "train": "Ben"}, 422,
-            "mt.double.open")
+    refused(
+        api, gid, {"type": "play", "player": "Ben", "tile": "1-2", "train": "mexican"}, 422, "mt.double.open"
+    )
+    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-2", "train": "Ben"}, 422, "mt.double.open")
     data = play(api, gid, "Ben", "5-2", "Ana")  # satisfies it, even on Ana's unmarked train
     assert data["round"]["open_doubles"] == []
     assert data["round"]["trains"]["Ana"]["tiles"] == ["5-9", "5-5", "2-5"]
@@ -216,8 +235,9 @@ def test_after_a_double_one_more_draw_and_pass_only_after_it(api):
     ok(api, gid, type="draw", player="Ben")
     ok(api, gid, type="pass", player="Ben")
     # its own player is bound by it on a later turn
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "4-1", "train": "mexican"}, 422,
-            "mt.double.open")
+    refused(
+        api, gid, {"type": "play", "player": "Ana", "tile": "4-1", "train": "mexican"}, 422, "mt.double.open"
+    )
     data = play(api, gid, "Ana", "5-6", "Ana")
     assert data["round"]["trains"]["Ana"]["marker"] is False  # the owner played on it
 
@@ -225,14 +245,15 @@ def test_after_a_double_one_more_draw_and_pass_only_after_it(api):
 def test_double_on_a_marked_train_binds_everyone_and_keeps_the_marker(api):
     gid = new(api, ABC)
     ok(api, gid, type="draw", player="Ana")
-    ok(api, gid, type="pass", player="Ana")            # Ana's train marked
+    ok(api, gid, type="pass", player="Ana")  # Ana's train marked
     play(api, gid, "Ben", "9-5", "Ana")
-    play(api, gid, "Caro", "5-5", "Ana")               # a double on Ana's marked train
+    play(api, gid, "Caro", "5-5", "Ana")  # a double on Ana's marked train
     ok(api, gid, type="draw", player="Caro")
     ok(api, gid, type="pass", player="Caro")
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422,
-            "mt.double.open")
-    data = play(api, gid, "Ana", "5-1", "Ana")          # the owner satisfies it
+    refused(
+        api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422, "mt.double.open"
+    )
+    data = play(api, gid, "Ana", "5-1", "Ana")  # the owner satisfies it
     assert data["round"]["trains"]["Ana"]["marker"] is False
     assert data["round"]["open_doubles"] == []
 
@@ -264,8 +285,13 @@ def two_doubles(api, order):
 def test_two_doubles_in_a_turn_oldest(api):
     gid, data = two_doubles(api, "oldest")
     assert data["round"]["open_doubles"] == ["5-5", "4-4"]
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "4-1", "train": "mexican"}, 422,
-            rules=("mt.double.follow", "mt.double.order"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": "4-1", "train": "mexican"},
+        422,
+        rules=("mt.double.follow", "mt.double.order"),
+    )
     data = play(api, gid, "Ana", "5-1", "Ana")
     assert data["round"]["turn"] == "Ben" and data["round"]["open_doubles"] == ["4-4"]
 
@@ -273,21 +299,33 @@ def test_two_doubles_in_a_turn_oldest(api):
 def test_two_doubles_in_a_turn_newest(api):
     gid, data = two_doubles(api, "newest")
     assert data["round"]["open_doubles"] == ["4-4", "5-5"]
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "5-1", "train": "Ana"}, 422,
-            rules=("mt.double.follow", "mt.double.order"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": "5-1", "train": "Ana"},
+        422,
+        rules=("mt.double.follow", "mt.double.order"),
+    )
     data = play(api, gid, "Ana", "4-1", "mexican")
     assert data["round"]["turn"] == "Ben" and data["round"]["open_doubles"] == ["5-5"]
 
 
-@pytest.mark.parametrize("order, first, second", [("oldest", ("5-1", "Ana"), ("4-1", "mexican")),
-                                                  ("newest", ("4-1", "mexican"), ("5-1", "Ana"))])
+@pytest.mark.parametrize(
+    "order, first, second",
+    [("oldest", ("5-1", "Ana"), ("4-1", "mexican")), ("newest", ("4-1", "mexican"), ("5-1", "Ana"))],
+)
 def test_open_doubles_from_an_earlier_turn_in_order(api, order, first, second):
     gid, _ = two_doubles(api, order)
     ok(api, gid, type="draw", player="Ana")
     data = ok(api, gid, type="pass", player="Ana")
     assert data["round"]["trains"]["Ana"]["marker"] is True
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": second[0], "train": second[1]},
-            422, "mt.double.order")
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ben", "tile": second[0], "train": second[1]},
+        422,
+        "mt.double.order",
+    )
     data = play(api, gid, "Ben", first[0], first[1])
     assert len(data["round"]["open_doubles"]) == 1
     assert data["round"]["turn"] == "Ana"
@@ -324,16 +362,22 @@ def test_dead_double_is_skipped_when_two_doubles_need_a_follow_up(api):
         else:
             ok(api, gid, type="draw", player="Ben")
             ok(api, gid, type="pass", player="Ben")
-    play(api, gid, "Ana", "5-5", "Ana")       # dead at once
+    play(api, gid, "Ana", "5-5", "Ana")  # dead at once
     data = play(api, gid, "Ana", "6-6", "mexican")
     assert data["round"]["open_doubles"] == ["6-6"] and data["round"]["turn"] == "Ana"
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "9-0", "train": "Ben"}, 422,
-            rules=("mt.double.follow", "mt.double.order"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": "9-0", "train": "Ben"},
+        422,
+        rules=("mt.double.follow", "mt.double.order"),
+    )
     data = play(api, gid, "Ana", "6-2", "mexican")
     assert data["round"]["open_doubles"] == [] and data["round"]["turn"] == "Ben"
 
 
 # ----- end of round ------------------------------------------------------------------------
+
 
 def test_last_tile_ends_the_round_domino(api):
     gid = new(api, hand_size=1)
@@ -388,6 +432,7 @@ def test_not_blocked_while_the_boneyard_has_tiles(api):
 
 # ----- undo and version ---------------------------------------------------------------------
 
+
 def test_play_then_undo_equals_before(api):
     gid = new(api, ABC)
     ok(api, gid, type="draw", player="Ana")
@@ -430,6 +475,7 @@ def test_version_guard(api):
 
 # ----- mt.start -------------------------------------------------------------------------------
 
+
 def test_start_names_the_starter_before_the_first_play(api):
     gid = new(api, ABC)
     data = ok(api, gid, type="start", player="Caro")
@@ -449,8 +495,10 @@ def test_next_rounds_engine_and_starter_rotate(api):
         assert data["round"]["double"] == double and data["round"]["turn"] == starter
         assert data["round"]["hands"] == {"Ana": 1, "Ben": 1, "Caro": 1}
         assert data["round"]["boneyard"] == 55 - 1 - 3
-        assert all(t["open"] == int(double[0]) and t["tiles"] == [] and not t["marker"]
-                   for t in data["round"]["trains"].values())
+        assert all(
+            t["open"] == int(double[0]) and t["tiles"] == [] and not t["marker"]
+            for t in data["round"]["trains"].values()
+        )
         value = int(double[0])
         play(api, gid, starter, f"{value}-{(value + 1) % 10 if value < 9 else 0}", starter)
         rest = {p: 3 for p in ABC}
@@ -468,6 +516,7 @@ def test_table_names_another_starter_in_a_later_round(api):
 
 
 # ----- hands left -----------------------------------------------------------------------------
+
 
 def test_hands_after_a_domino_book_the_round(api):
     gid = new(api, hand_size=1)
@@ -493,18 +542,21 @@ def test_double_blank_in_a_referee_hand(api, double_blank, expected):
     assert data["totals"]["Ben"] == 11
 
 
-@pytest.mark.parametrize("hands, status, rule", [
-    ({"Ana": ["9-5"], "Ben": 3}, 422, "unique"),         # on the table
-    ({"Ana": ["9-9"], "Ben": 3}, 422, "unique"),         # the engine is on the table
-    ({"Ana": ["1-2"], "Ben": ["2-1", "3-4"]}, 422, "unique"),
-    ({"Ana": ["1-10"], "Ben": 3}, 422, "tiles"),
-    ({"Ana": ["1-2", "1-3"], "Ben": 3}, 422, ...),         # Ana holds 1 tile by the log
-    ({"Ana": 3, "Ben": ["1-2"]}, 422, ...),                # Ben holds 2
-    ({"Ana": 3}, (400, 422), ...),                         # one entry for every player
-    ({"Ana": 3, "Ben": 3, "Zed": 1}, (400, 422), ...),
-    ({"Ana": "3", "Ben": 3}, 400, None),
-    ({"Ana": ["x"], "Ben": 3}, 400, None),
-])
+@pytest.mark.parametrize(
+    "hands, status, rule",
+    [
+        ({"Ana": ["9-5"], "Ben": 3}, 422, "unique"),  # on the table
+        ({"Ana": ["9-9"], "Ben": 3}, 422, "unique"),  # the engine is on the table
+        ({"Ana": ["1-2"], "Ben": ["2-1", "3-4"]}, 422, "unique"),
+        ({"Ana": ["1-10"], "Ben": 3}, 422, "tiles"),
+        ({"Ana": ["1-2", "1-3"], "Ben": 3}, 422, ...),  # Ana holds 1 tile by the log
+        ({"Ana": 3, "Ben": ["1-2"]}, 422, ...),  # Ben holds 2
+        ({"Ana": 3}, (400, 422), ...),  # one entry for every player
+        ({"Ana": 3, "Ben": 3, "Zed": 1}, (400, 422), ...),
+        ({"Ana": "3", "Ben": 3}, 400, None),
+        ({"Ana": ["x"], "Ben": 3}, 400, None),
+    ],
+)
 def test_hands_entry_refusals_while_playing(api, hands, status, rule):
     gid = new(api, hand_size=2)
     play(api, gid, "Ana", "9-5", "Ana")
@@ -576,20 +628,23 @@ def test_equal_lowest_totals_share_the_win(api):
 
 # ----- first_turn = build -------------------------------------------------------------------
 
+
 def test_build_first_turn_lays_a_chain_and_ends_with_end(api):
     gid = new(api, first_turn="build")
     play(api, gid, "Ana", "9-5", "Ana")
     data = play(api, gid, "Ana", "5-3", "Ana")
     assert data["round"]["turn"] == "Ana" and data["round"]["trains"]["Ana"]["open"] == 3
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422,
-            "mt.first-turn")
+    refused(
+        api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422, "mt.first-turn"
+    )
     refused(api, gid, {"type": "draw", "player": "Ana"}, 422)
     refused(api, gid, {"type": "pass", "player": "Ana"}, 422)
     data = ok(api, gid, type="end", player="Ana")
     assert data["round"]["turn"] == "Ben" and data["round"]["hands"]["Ana"] == 13
     refused(api, gid, {"type": "end", "player": "Ben"}, 422)  # laid nothing yet
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-1", "train": "mexican"}, 422,
-            "mt.first-turn")
+    refused(
+        api, gid, {"type": "play", "player": "Ben", "tile": "9-1", "train": "mexican"}, 422, "mt.first-turn"
+    )
 
 
 def test_build_player_who_cannot_start_draws_once(api):
@@ -619,8 +674,9 @@ def test_build_first_turn_double_restricts_only_after_everyone_started(api):
     assert data["round"]["open_doubles"] == []
     data = ok(api, gid, type="end", player="Ben")
     assert data["round"]["open_doubles"] == ["5-5"]
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422,
-            "mt.double.open")
+    refused(
+        api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422, "mt.double.open"
+    )
     play(api, gid, "Ana", "5-1", "Ana")
 
 
@@ -632,14 +688,30 @@ def test_end_is_refused_outside_a_build_first_turn(api):
 
 # ----- mt.players: other combinations need a hand size and enough tiles ---------------------------
 
-@pytest.mark.parametrize("highest, count, options, status", [
-    (15, 4, {}, 422), (15, 4, {"hand_size": 11}, 201), (18, 13, {}, 422),
-    (12, 9, {"hand_size": 10}, 201), (12, 13, {"hand_size": 7}, 422), (9, 5, {}, 422),
-    (18, 12, {"hand_size": 15}, 201), (18, 12, {"hand_size": 16}, 422),
-])
+
+@pytest.mark.parametrize(
+    "highest, count, options, status",
+    [
+        (15, 4, {}, 422),
+        (15, 4, {"hand_size": 11}, 201),
+        (18, 13, {}, 422),
+        (12, 9, {"hand_size": 10}, 201),
+        (12, 13, {"hand_size": 7}, 422),
+        (9, 5, {}, 422),
+        (18, 12, {"hand_size": 15}, 201),
+        (18, 12, {"hand_size": 16}, 422),
+    ],
+)
 def test_other_combinations(api, highest, count, options, status):
-    got, data = api.post("/api/games", {"game": "mexican-train", "set": highest, "options": options,
-                                        "players": [f"P{i}" for i in range(count)]})
+    got, data = api.post(
+        "/api/games",
+        {
+            "game": "mexican-train",
+            "set": highest,
+            "options": options,
+            "players": [f"P{i}" for i in range(count)],
+        },
+    )
     assert got == status, data
     if status == 422:
         assert data["rule"] in ("mt.players", "mt.deal")
@@ -648,8 +720,7 @@ def test_other_combinations(api, highest, count, options, status):
         assert data["round"]["boneyard"] == size - 1 - count * options["hand_size"]
 
 
-@pytest.mark.parametrize("first, last, doubles", [(12, 10, ["12-12", "11-11", "10-10"]),
-                                                  (5, 5, ["5-5"])])
+@pytest.mark.parametrize("first, last, doubles", [(12, 10, ["12-12", "11-11", "10-10"]), (5, 5, ["5-5"])])
 def test_shorter_game_engines(api, first, last, doubles):
     gid = new(api, ABC, set=12, first_double=first, last_double=last)
     data = api.state(gid)
@@ -675,8 +746,13 @@ def test_first_turn_doubles_join_in_order_once_everyone_started(api, order, expe
     assert data["round"]["open_doubles"] == expected and data["round"]["turn"] == "Ana"
     first, second = expected
     tile = {"5-5": ("5-1", "Ana"), "4-4": ("4-1", "Ben")}
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": tile[second][0], "train": tile[second][1]},
-            422, "mt.double.order")
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": tile[second][0], "train": tile[second][1]},
+        422,
+        "mt.double.order",
+    )
     data = play(api, gid, "Ana", *tile[first])
     assert data["round"]["open_doubles"] == [second]
 
@@ -691,8 +767,9 @@ def test_a_whole_double_twelve_game_has_thirteen_rounds(api):
 
 
 def test_correcting_a_finished_game_recomputes_the_winners(api):
-    gid = api.create(game="mexican-train", players=AB, set=9, mode="scores",
-                     options={"first_double": 9, "last_double": 8})["id"]
+    gid = api.create(
+        game="mexican-train", players=AB, set=9, mode="scores", options={"first_double": 9, "last_double": 8}
+    )["id"]
     hands_ok(api, gid, 1, {"Ana": 5, "Ben": 0})
     data = hands_ok(api, gid, 2, {"Ana": 0, "Ben": 3})
     assert data["status"] == "finished" and data["winners"] == ["Ben"]

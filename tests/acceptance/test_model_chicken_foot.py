@@ -47,6 +47,7 @@ Readings where RULES.md / API.md leave room (the model follows them; the app agr
   end: cf.end; undo with nothing to take back: null. Where an action breaks several rules, any
   of them may be cited.
 """
+
 from __future__ import annotations
 
 import copy
@@ -99,15 +100,15 @@ class RoundModel:
         self.n = len(players)
         self.highest = highest
         self.number = number
-        self.value = highest - number + 1                      # cf.rounds
+        self.value = highest - number + 1  # cf.rounds
         self.double = (self.value, self.value)
         self.arms = arms
         tiles = full_set(highest)
         rng.shuffle(tiles)
         self.hands = {p: [tiles.pop() for _ in range(hand_size)] for p in players}
-        self.yard = tiles                                      # drawn from the end
-        self.table: dict[tuple[int, int], list[int]] = {}      # tile -> [open value, room left]
-        self.foot = None                                       # the newest double on an arm
+        self.yard = tiles  # drawn from the end
+        self.table: dict[tuple[int, int], list[int]] = {}  # tile -> [open value, room left]
+        self.foot = None  # the newest double on an arm
         self.turn = None
         self.named = False
         self.drew = False
@@ -127,8 +128,7 @@ class RoundModel:
     def foot_dead(self, double) -> bool:
         """cf.foot.dead: too few tiles of its number are off the table for the toes it lacks."""
         v = double[0]
-        off_table = sum(1 for x in range(self.highest + 1)
-                        if x != v and tile(v, x) not in self.table)
+        off_table = sum(1 for x in range(self.highest + 1) if x != v and tile(v, x) not in self.table)
         return off_table < self.table[double][1]
 
     def waiting_foot(self):
@@ -141,10 +141,10 @@ class RoundModel:
         """Every tile a new tile may join now (the API's open_ends)."""
         if self.status != "playing" or not self.spinner_down:
             return []
-        if self.table[self.double][1] > 0:                     # cf.spinner
+        if self.table[self.double][1] > 0:  # cf.spinner
             return [self.double]
         foot = self.waiting_foot()
-        if foot is not None:                                   # cf.double
+        if foot is not None:  # cf.double
             return [foot]
         return [t for t, (_, room) in self.table.items() if room > 0]
 
@@ -174,7 +174,7 @@ class RoundModel:
         if on not in self.places():
             if self.table[on][1] == 0:
                 broken.add("cf.match")
-                if is_double(on):                              # a full spinner or foot
+                if is_double(on):  # a full spinner or foot
                     broken.add("cf.spinner" if on == self.double else "cf.double")
             if self.table[self.double][1] > 0:
                 broken.add("cf.spinner")
@@ -219,8 +219,7 @@ class RoundModel:
         return None
 
     def legal_plays(self, p):
-        return [(t, on) for t in self.hands[p] for on in self.places()
-                if self.check_play(p, t, on) is None]
+        return [(t, on) for t in self.hands[p] for on in self.places() if self.check_play(p, t, on) is None]
 
     # -- accepted actions -----------------------------------------------------------------------
     def play(self, p, t, on):
@@ -253,7 +252,7 @@ class RoundModel:
         self.drew = False
         self.last_player = None
         self.turn = self.next_player(p)
-        if self.passes >= self.n and not self.yard:           # cf.end
+        if self.passes >= self.n and not self.yard:  # cf.end
             self.status, self.turn = "scoring", None
             self.end = {"reason": "blocked", "player": None}
 
@@ -318,8 +317,8 @@ class Driver:
         if options:
             self.body["options"] = options
         self.log: list = []
-        self.booked: list[dict] = []            # points per finished round
-        self.history: list[dict] = []           # per finished round: what the corrections need
+        self.booked: list[dict] = []  # points per finished round
+        self.history: list[dict] = []  # per finished round: what the corrections need
         self.number = 1
 
     # -- the game ---------------------------------------------------------------------------------
@@ -353,10 +352,9 @@ class Driver:
         assert status == 422 and data["rule"] == "cf.players", (body, status, data)
 
     def new_round(self):
-        self.model = RoundModel(self.players, self.highest, self.number, self.arms, self.hand_size,
-                                self.rng)
+        self.model = RoundModel(self.players, self.highest, self.number, self.arms, self.hand_size, self.rng)
         self.undo_stack: list[RoundModel] = []
-        self.next_drawer = self.rng.choice(self.players)      # who begins looking for the double
+        self.next_drawer = self.rng.choice(self.players)  # who begins looking for the double
         self.compare(self.state, ("new round", self.number))
         assert self.state["round"]["open_ends"] == [] and self.state["round"]["turn"] is None
 
@@ -367,8 +365,7 @@ class Driver:
         assert data["status"] == "playing", context
         rnd = data["round"]
         assert rnd["number"] == self.number, context
-        got = {key: rnd.get(key) for key in ("double", "status", "turn", "boneyard", "hands",
-                                             "end", "foot")}
+        got = {key: rnd.get(key) for key in ("double", "status", "turn", "boneyard", "hands", "end", "foot")}
         got["open_ends"] = sorted((e["on"], e["value"]) for e in rnd["open_ends"])
         want = m.public()
         for key in want:
@@ -426,16 +423,19 @@ class Driver:
         return self.send(action, m.check_play(p, t, on), lambda: self.model.play(p, t, on), context)
 
     def draw(self, p, context="draw"):
-        return self.send({"type": "draw", "player": p}, self.model.check_draw(p),
-                         lambda: self.model.draw(p), context)
+        return self.send(
+            {"type": "draw", "player": p}, self.model.check_draw(p), lambda: self.model.draw(p), context
+        )
 
     def pass_turn(self, p, context="pass"):
-        return self.send({"type": "pass", "player": p}, self.model.check_pass(p),
-                         lambda: self.model.pass_turn(p), context)
+        return self.send(
+            {"type": "pass", "player": p}, self.model.check_pass(p), lambda: self.model.pass_turn(p), context
+        )
 
     def start(self, p, context="start"):
-        return self.send({"type": "start", "player": p}, self.model.check_start(p),
-                         lambda: self.model.start(p), context)
+        return self.send(
+            {"type": "start", "player": p}, self.model.check_start(p), lambda: self.model.start(p), context
+        )
 
     def malformed(self, action, context):
         self.send(action, ANY_RULE, context=context, statuses=(400, 422))
@@ -486,22 +486,38 @@ class Driver:
             return self.play(holder, m.double, context="spinner")
         drawer = self.next_drawer
         if rng.random() < 0.1:
-            drawer = rng.choice(self.players)                  # out of order: accepted (reading)
+            drawer = rng.choice(self.players)  # out of order: accepted (reading)
         if self.draw(drawer, "looking for the double"):
             self.next_drawer = m.next_player(drawer)
 
     def illegal_opening(self):
         m, rng = self.model, self.rng
         who = rng.choice(self.players)
-        kind = rng.choice(["first tile", "first tile", "with on", "pass", "draw", "set", "undo",
-                           "spinner by another", "malformed"])
+        kind = rng.choice(
+            [
+                "first tile",
+                "first tile",
+                "with on",
+                "pass",
+                "draw",
+                "set",
+                "undo",
+                "spinner by another",
+                "malformed",
+            ]
+        )
         if kind == "first tile":
-            hand = ([t for t in m.hands[who] if t != m.double]
-                    or [tile(m.value, (m.value + 1) % (self.highest + 1))])
+            hand = [t for t in m.hands[who] if t != m.double] or [
+                tile(m.value, (m.value + 1) % (self.highest + 1))
+            ]
             return self.play(who, rng.choice(hand), context="not the round's double")
         if kind == "with on":
-            return self.play(who, m.double, rng.choice([m.double, rng.choice(full_set(self.highest))]),
-                             context="spinner with on")
+            return self.play(
+                who,
+                m.double,
+                rng.choice([m.double, rng.choice(full_set(self.highest))]),
+                context="spinner with on",
+            )
         if kind == "pass":
             return self.pass_turn(who, "pass before the spinner")
         if kind == "draw":
@@ -519,15 +535,20 @@ class Driver:
                 other = rng.choice([p for p in self.players if p != m.turn])
                 return self.play(other, m.double, context="spinner by someone not named")
             return None
-        self.malformed(rng.choice([
-            {"type": "play", "player": who},
-            {"type": "play", "player": who, "tile": 99},
-            {"type": "play", "player": who, "tile": "9-x"},
-            {"type": "play", "player": "Nobody", "tile": name(m.double)},
-            {"type": "draw"},
-            {"type": "end", "player": who},
-            {"type": "jump", "player": who},
-        ]), "malformed before the spinner")
+        self.malformed(
+            rng.choice(
+                [
+                    {"type": "play", "player": who},
+                    {"type": "play", "player": who, "tile": 99},
+                    {"type": "play", "player": who, "tile": "9-x"},
+                    {"type": "play", "player": "Nobody", "tile": name(m.double)},
+                    {"type": "draw"},
+                    {"type": "end", "player": who},
+                    {"type": "jump", "player": who},
+                ]
+            ),
+            "malformed before the spinner",
+        )
 
     def step(self):
         m, rng = self.model, self.rng
@@ -561,7 +582,7 @@ class Driver:
 
     def pick(self, plays):
         doubles = [(t, on) for t, on in plays if is_double(t)]
-        if doubles and self.rng.random() < 0.6:                # feet make the interesting cases
+        if doubles and self.rng.random() < 0.6:  # feet make the interesting cases
             return self.rng.choice(doubles)
         return self.rng.choice(plays)
 
@@ -569,14 +590,33 @@ class Driver:
         m, rng = self.model, self.rng
         p = m.turn
         others = [q for q in self.players if q != p]
-        kind = rng.choice(["place", "place", "place", "place", "wrong player", "wrong player",
-                           "on the table", "set", "off the table", "no on", "draw", "pass",
-                           "start", "malformed"])
+        kind = rng.choice(
+            [
+                "place",
+                "place",
+                "place",
+                "place",
+                "wrong player",
+                "wrong player",
+                "on the table",
+                "set",
+                "off the table",
+                "no on",
+                "draw",
+                "pass",
+                "start",
+                "malformed",
+            ]
+        )
         hand = m.hands[p]
         if kind == "place":
             # a tile of the hand that matches some tile's value, on a place the rules close
-            tries = [(t, on) for t in hand for on in m.table
-                     if m.table[on][0] in t and m.check_play(p, t, on) is not None]
+            tries = [
+                (t, on)
+                for t in hand
+                for on in m.table
+                if m.table[on][0] in t and m.check_play(p, t, on) is not None
+            ]
             if not tries:
                 tries = [(t, on) for t in hand for on in m.places() if m.check_play(p, t, on)]
             if tries:
@@ -614,15 +654,20 @@ class Driver:
             return None
         if kind == "start":
             return self.start(rng.choice(self.players), "start after the spinner")
-        self.malformed(rng.choice([
-            {"type": "play", "player": p, "tile": "5", "on": name(m.double)},
-            {"type": "play", "player": p, "tile": name(hand[0]), "on": 7},
-            {"type": "draw", "player": "Nobody"},
-            {"type": "pass"},
-            {"type": "end", "player": p},
-            {"type": "leave", "player": p},
-            {"type": "draw", "player": p, "version": "x"},
-        ]), "malformed")
+        self.malformed(
+            rng.choice(
+                [
+                    {"type": "play", "player": p, "tile": "5", "on": name(m.double)},
+                    {"type": "play", "player": p, "tile": name(hand[0]), "on": 7},
+                    {"type": "draw", "player": "Nobody"},
+                    {"type": "pass"},
+                    {"type": "end", "player": p},
+                    {"type": "leave", "player": p},
+                    {"type": "draw", "player": p, "version": "x"},
+                ]
+            ),
+            "malformed",
+        )
         return None
 
     def after_the_end(self):
@@ -662,8 +707,7 @@ class Driver:
         if was_playing:
             empty = [p for p in self.players if body[p] in ([], 0)]
             end = {"reason": "table", "player": empty[0] if len(empty) == 1 else None}
-        self.history.append({"hands": copy.deepcopy(m.hands), "yard": list(m.yard),
-                             "end": end})
+        self.history.append({"hands": copy.deepcopy(m.hands), "yard": list(m.yard), "end": end})
         booked = data["rounds"][self.number - 1]
         assert booked["number"] == self.number and booked["double"] == name(m.double), booked
         assert [r["points"] for r in data["rounds"]] == self.booked, (data["rounds"], points, m.end)
@@ -673,7 +717,7 @@ class Driver:
         self.state = data
         if self.number < self.rounds_total:
             assert data["status"] == "playing" and data["winners"] == []
-            self.refuse_undo()                                 # undo stops at the round's start
+            self.refuse_undo()  # undo stops at the round's start
 
     def refused_hands(self, body):
         m, rng = self.model, self.rng
@@ -682,7 +726,7 @@ class Driver:
         holding = [p for p in listed if body[p]]
         if holding:
             p = rng.choice(holding)
-            tries.append((dict(body, **{p: body[p][:-1]}), {"hidden"}))          # one tile short
+            tries.append((dict(body, **{p: body[p][:-1]}), {"hidden"}))  # one tile short
             if m.table:
                 laid = name(rng.choice(list(m.table)))
                 tries.append((dict(body, **{p: body[p][:-1] + [laid]}), {"unique"}))
@@ -698,7 +742,7 @@ class Driver:
             tries.append((dict(body, **{p: body[p] + [name(m.yard[0])]}), rules))  # one too many
         if m.end and m.end["player"]:
             tries.append((dict(body, **{m.end["player"]: rng.randint(1, 30)}), {"cf.end", "hidden"}))
-        tries.append(({p: body[p] for p in self.players[1:]}, ANY_RULE))              # one missing
+        tries.append(({p: body[p] for p in self.players[1:]}, ANY_RULE))  # one missing
         for bad, rules in rng.sample(tries, min(3, len(tries))):
             status, data = self.api.hands(self.gid, self.number, bad)
             statuses = (400, 422) if rules is ANY_RULE else (422,)
@@ -718,10 +762,14 @@ class Driver:
         assert data["round"]["number"] == self.rounds_total
         assert data["round"]["status"] == "done" and data["round"]["turn"] is None
         assert data["round"]["double"] == "0-0"
-        assert data["round"]["end"] == self.history[-1]["end"], (data["round"]["end"],
-                                                                  self.history[-1]["end"])
-        assert sorted(data["winners"]) == chicken_foot_winners(self.booked, self.players), \
-            (data["winners"], self.booked)
+        assert data["round"]["end"] == self.history[-1]["end"], (
+            data["round"]["end"],
+            self.history[-1]["end"],
+        )
+        assert sorted(data["winners"]) == chicken_foot_winners(self.booked, self.players), (
+            data["winners"],
+            self.booked,
+        )
         self.send({"type": "draw", "player": self.players[0]}, ANY_RULE, context="game finished")
 
     def corrections(self):
@@ -758,8 +806,11 @@ class Driver:
             gap = totals[other] - totals[leader]
             if other == leader:
                 continue
-            rounds = [i for i in range(self.rounds_total - 1)
-                      if self.booked[i][other] >= gap and self.goer(i) != other]
+            rounds = [
+                i
+                for i in range(self.rounds_total - 1)
+                if self.booked[i][other] >= gap and self.goer(i) != other
+            ]
             if rounds:
                 index = self.rng.choice(rounds)
                 points = dict(self.booked[index], **{other: self.booked[index][other] - gap})
@@ -774,16 +825,17 @@ class Driver:
         assert data["version"] == self.version
         assert [r["points"] for r in data["rounds"]] == self.booked
         assert data["totals"] == self.totals() and data["status"] == "finished"
-        assert sorted(data["winners"]) == chicken_foot_winners(self.booked, self.players), \
-            (data["winners"], self.booked)
+        assert sorted(data["winners"]) == chicken_foot_winners(self.booked, self.players), (
+            data["winners"],
+            self.booked,
+        )
         assert data["round"]["end"] == self.history[-1]["end"]
 
 
 # ----------------------------------------------------------------------------------------------
 # The games
 
-NAMES = [["Ana", "Ben", "Caro", "Dan", "Eve", "Finn"],
-         ["Ana", "Bén", "Дима", "李明", "Zoë", "Øyvind"]]
+NAMES = [["Ana", "Ben", "Caro", "Dan", "Eve", "Finn"], ["Ana", "Bén", "Дима", "李明", "Zoë", "Øyvind"]]
 
 
 def game_config(seed):
@@ -794,7 +846,7 @@ def game_config(seed):
     arms = 6 if seed % 3 == 1 else 4
     hand_size = None
     if seed % 4 == 2:
-        hand_size = rng.randint(1, 4)                          # quick rounds, the double often in the yard
+        hand_size = rng.randint(1, 4)  # quick rounds, the double often in the yard
     elif seed % 4 == 3:
         hand_size = rng.randint(size // count - 3, size // count)  # a small or empty yard: blocks
     double_blank = rng.choice([None, 0, 25, 50])
@@ -804,7 +856,8 @@ def game_config(seed):
 SEEDS = int(os.environ.get("CF_MODEL_SEEDS", "40"))
 
 
-@pytest.mark.parametrize("seed, players, highest, arms, hand_size, double_blank",
-                         [game_config(seed) for seed in range(SEEDS)])
+@pytest.mark.parametrize(
+    "seed, players, highest, arms, hand_size, double_blank", [game_config(seed) for seed in range(SEEDS)]
+)
 def test_random_games_match_the_model(api, seed, players, highest, arms, hand_size, double_blank):
     Driver(api, seed, players, highest, arms, hand_size, double_blank).play_game()

@@ -12,6 +12,7 @@ refusal where the spec decides it, and the state fields of API.md.
 
 KOZEL_MODEL_GAMES=300 runs more games (default 30, about 13 s).
 """
+
 from __future__ import annotations
 
 import copy
@@ -38,8 +39,11 @@ def other(tile, value):
 
 
 # kz.lead.first: 1-1 … 6-6, then 0-0, then the rest by pip total, then by the higher half.
-LEAD_ORDER = ([(d, d) for d in range(1, 7)] + [(0, 0)]
-              + sorted([t for t in TILES if t[0] != t[1]], key=lambda t: (-(t[0] + t[1]), -t[1])))
+LEAD_ORDER = (
+    [(d, d) for d in range(1, 7)]
+    + [(0, 0)]
+    + sorted([t for t in TILES if t[0] != t[1]], key=lambda t: (-(t[0] + t[1]), -t[1]))
+)
 RANK = {t: i for i, t in enumerate(LEAD_ORDER)}
 
 
@@ -49,6 +53,7 @@ def half_up_tenth(x):
 
 
 # ----- the model ---------------------------------------------------------------------------------
+
 
 class World:
     """The model's view (what the referee should show) plus the hidden truth (hands, bazaar)."""
@@ -60,7 +65,7 @@ class World:
         self.fish_mode, self.lose_at, self.zero = fish, lose_at, zero
         self.version = 1
         self.status = "playing"
-        self.results = []          # per booked round: (points, goer or None)
+        self.results = []  # per booked round: (points, goer or None)
         self.goats = None
         self.rating = None
         self.left = None
@@ -72,9 +77,9 @@ class World:
         while True:
             tiles = list(TILES)
             self.rng.shuffle(tiles)
-            hands = {p: sorted(tiles[7 * i:7 * i + 7]) for i, p in enumerate(self.players)}
+            hands = {p: sorted(tiles[7 * i : 7 * i + 7]) for i, p in enumerate(self.players)}
             if not any(self.thrown_in(h) for h in hands.values()):  # kz.redeal
-                return hands, tiles[7 * self.n:]
+                return hands, tiles[7 * self.n :]
 
     @staticmethod
     def thrown_in(hand):
@@ -87,8 +92,8 @@ class World:
         self.turn = leader
         self.hands, self.bazaar = self.deal()
         self.counts = {p: 7 for p in self.players}
-        self.table = []            # tiles in the order laid
-        self.ends = None           # [[value, tile], [value, tile]]
+        self.table = []  # tiles in the order laid
+        self.ends = None  # [[value, tile], [value, tile]]
         self.end = None
         self.fixed_leader = leader  # kz.lead.next: who went out or made the fish, if known
         self.undo_stack = []
@@ -175,8 +180,8 @@ class World:
 
     def points(self, hand):
         if hand == [(0, 0)]:
-            return self.zero                                   # kz.score.zero
-        return sum(a + b for a, b in hand)                     # kz.score.hand
+            return self.zero  # kz.score.zero
+        return sum(a + b for a, b in hand)  # kz.score.hand
 
     def book_hands(self, points, goer):
         """Hands entered for the current round; the next round or the end of the game."""
@@ -212,11 +217,11 @@ class World:
         def book(player, score):
             if opened[player]:
                 totals[player] += score
-            elif score > 12:                                   # kz.score.open
+            elif score > 12:  # kz.score.open
                 opened[player] = True
                 totals[player] += remembered[player] + score
                 remembered[player] = 0
-            else:                                              # kz.score.remember
+            else:  # kz.score.remember
                 remembered[player] += score
 
         def reset(player):
@@ -232,35 +237,39 @@ class World:
                 for p in self.players:
                     book(p, points[p] + (pot if p == single else 0))
                 if single is not None:
-                    pot = 0                                    # kz.fish.pot: taken
+                    pot = 0  # kz.fish.pot: taken
                 if goer is not None:
-                    reset(goer)                                # kz.score.reset
-            elif single is not None:                           # kz.fish.one
+                    reset(goer)  # kz.score.reset
+            elif single is not None:  # kz.fish.one
                 book(single, sum(points.values()) + pot)
                 pot = 0
                 for p in self.players:
                     if p != single:
                         reset(p)
-            else:                                              # kz.fish.pot
+            else:  # kz.fish.pot
                 pot += sum(points.values())
             reached = [p for p in self.players if totals[p] >= self.lose_at]
-            if reached:                                        # kz.goat
+            if reached:  # kz.goat
                 high = max(totals[p] for p in reached)
                 goats = [p for p in reached if totals[p] == high]
                 break
         self.totals, self.remembered, self.pot = totals, remembered, pot
         if goats:
             self.status, self.goats = "finished", goats
-            self.rating = {p: max(1, half_up_tenth(100 - totals[p]))
-                           for p in self.players if p not in goats}  # kz.rating
+            self.rating = {
+                p: max(1, half_up_tenth(100 - totals[p])) for p in self.players if p not in goats
+            }  # kz.rating
         else:
             self.status, self.goats, self.rating = "playing", None, None
 
     def leave(self, player):
         self.version += 1
         self.status, self.left, self.goats = "finished", player, []
-        self.rating = {p: max(1, half_up_tenth(self.totals[player] - self.totals[p]))
-                       for p in self.players if p != player}     # kz.rating.left
+        self.rating = {
+            p: max(1, half_up_tenth(self.totals[player] - self.totals[p]))
+            for p in self.players
+            if p != player
+        }  # kz.rating.left
 
     # --- comparison with the app ---
     def check(self, data, context):
@@ -270,8 +279,12 @@ class World:
         assert data["status"] == self.status, (where, data["status"])
         assert rnd["number"] == self.number, (where, rnd["number"])
         if self.left:
-            assert data["left"] == self.left and data["goats"] == [] and data["rating"] == self.rating, \
-                (where, data.get("left"), data["rating"], self.rating)
+            assert data["left"] == self.left and data["goats"] == [] and data["rating"] == self.rating, (
+                where,
+                data.get("left"),
+                data["rating"],
+                self.rating,
+            )
             assert data["totals"] == self.totals
             return
         assert rnd["status"] == self.rstatus, (where, rnd["status"])
@@ -296,11 +309,12 @@ class World:
 
 # ----- the driver --------------------------------------------------------------------------------
 
+
 class Driver:
     def __init__(self, api, world, rng):
         self.api, self.w, self.rng = api, world, rng
         self.gid = None
-        self.log = []              # accepted actions, for a repro
+        self.log = []  # accepted actions, for a repro
 
     def send(self, action, context):
         """An action the model accepts: 200 and the model's state."""
@@ -345,7 +359,7 @@ class Driver:
         goer = w.end["player"] if w.end and w.end["reason"] == "domino" else None
         claimed = None
         if table and self.rng.random() < 0.5:
-            claimed = self.rng.choice(w.players)           # "went out" as counted at the table
+            claimed = self.rng.choice(w.players)  # "went out" as counted at the table
         body = {}
         for p in w.players:
             if p == claimed:
@@ -377,24 +391,24 @@ class Driver:
         listed = [p for p in w.players if isinstance(body[p], list) and body[p]]
         if listed:
             p = self.rng.choice(listed)
-            bad = dict(body, **{p: body[p][:-1]})                   # shorter than tracked
+            bad = dict(body, **{p: body[p][:-1]})  # shorter than tracked
             tries.append((bad, (422,), ...))
             if w.bazaar:
                 bad = dict(body, **{p: body[p] + [name(w.bazaar[0])]})  # longer than tracked
                 tries.append((bad, (422,), ...))
             if w.table:
                 bad = dict(body, **{p: body[p][:-1] + [name(self.rng.choice(w.table))]})
-                tries.append((bad, (422,), "unique"))               # a tile on the table
+                tries.append((bad, (422,), "unique"))  # a tile on the table
             others = [q for q in listed if q != p]
             if others:
                 q = self.rng.choice(others)
                 bad = dict(body, **{p: body[p][:-1] + [body[q][0]]})
-                tries.append((bad, (422,), "unique"))               # in two hands
+                tries.append((bad, (422,), "unique"))  # in two hands
         if w.end and w.end["reason"] == "fish":
             p = self.rng.choice(w.players)
-            tries.append((dict(body, **{p: 0}), (422,), ...))       # nobody went out
+            tries.append((dict(body, **{p: 0}), (422,), ...))  # nobody went out
         if goer is not None:
-            tries.append((dict(body, **{goer: 7}), (422,), ...))    # the goer's hand is empty
+            tries.append((dict(body, **{goer: 7}), (422,), ...))  # the goer's hand is empty
             others = [q for q in w.players if q != goer]
             tries.append((dict(body, **{self.rng.choice(others): 0}), (422,), ...))
         tries.append(({p: body[p] for p in w.players[1:]}, (400, 422), ...))  # a player missing
@@ -455,10 +469,10 @@ class Driver:
 
     def true_leader(self):
         w = self.w
-        if w.number == 1:                                     # kz.lead.first: who really holds it
+        if w.number == 1:  # kz.lead.first: who really holds it
             best = min((t for p in w.players for t in w.hands[p]), key=RANK.get)
             return next(p for p in w.players if best in w.hands[p])
-        return w.turn or self.rng.choice(w.players)           # unknown: whoever the table says
+        return w.turn or self.rng.choice(w.players)  # unknown: whoever the table says
 
     def lead_step(self):
         w, rng = self.w, self.rng
@@ -473,8 +487,11 @@ class Driver:
             # a lead with more tiles ahead of it than the bazaar could hold (kz.lead.first)
             too_far = [t for t in TILES if RANK[t] > len(w.bazaar)]
             who = w.turn or rng.choice(w.players)
-            self.refuse({"type": "play", "player": who, "tile": name(rng.choice(too_far))},
-                        rule="kz.lead.first", context="lead order")
+            self.refuse(
+                {"type": "play", "player": who, "tile": name(rng.choice(too_far))},
+                rule="kz.lead.first",
+                context="lead order",
+            )
             return
         if roll < 0.4 and w.turn is not None:
             who = rng.choice([p for p in w.players if p != w.turn])
@@ -482,15 +499,27 @@ class Driver:
             rules = ("turn",) if w.number == 1 else ("turn", "kz.lead.next")
             if w.number == 1 and RANK[tile] > len(w.bazaar):
                 rules += ("kz.lead.first",)
-            self.refuse({"type": "play", "player": who, "tile": name(tile)}, rules=rules,
-                        context="lead by the wrong player")
+            self.refuse(
+                {"type": "play", "player": who, "tile": name(tile)},
+                rules=rules,
+                context="lead by the wrong player",
+            )
             if fixed is not None:
-                self.refuse({"type": "start", "player": who}, rule="kz.lead.next",
-                            context="start naming another")
+                self.refuse(
+                    {"type": "start", "player": who}, rule="kz.lead.next", context="start naming another"
+                )
             return
         if roll < 0.45:
-            self.refuse({"type": "play", "player": leader, "tile": name(w.hands[leader][0]),
-                         "on": name(rng.choice(TILES))}, statuses=(400, 422), context="lead with on")
+            self.refuse(
+                {
+                    "type": "play",
+                    "player": leader,
+                    "tile": name(w.hands[leader][0]),
+                    "on": name(rng.choice(TILES)),
+                },
+                statuses=(400, 422),
+                context="lead with on",
+            )
             return
         if roll < 0.5 and fixed is None:
             # a start may be given again before the first play, naming someone else (the app's
@@ -512,7 +541,7 @@ class Driver:
                 could = [(p, t) for p in who for t in w.hands[p] if RANK[t] <= len(w.bazaar)]
                 leader, tile = rng.choice(could)
         else:
-            tile = rng.choice(w.hands[leader])                # kz.lead.next: any tile
+            tile = rng.choice(w.hands[leader])  # kz.lead.next: any tile
         w.play(leader, tile)
         self.send({"type": "play", "player": leader, "tile": name(tile)}, "lead")
 
@@ -531,8 +560,11 @@ class Driver:
         if moves and not rng.random() < 0.03:
             tile, on = rng.choice(moves)
             a, b = (on[1], on[0]) if rng.random() < 0.5 else on  # `on` may be written either way
-            action = {"type": "play", "player": player,
-                      "tile": name(tile) if rng.random() < 0.7 else f"{tile[1]}-{tile[0]}"}
+            action = {
+                "type": "play",
+                "player": player,
+                "tile": name(tile) if rng.random() < 0.7 else f"{tile[1]}-{tile[0]}",
+            }
             if len(w.places(tile)) > 1 or rng.random() < 0.8:
                 action["on"] = f"{a}-{b}"
             w.play(player, tile, on)
@@ -541,74 +573,109 @@ class Driver:
             w.draw(player)
             self.send(self.versioned({"type": "draw", "player": player}), "draw")
         else:
-            w.knock(player)                                       # kz.must-play: a reminder only
+            w.knock(player)  # kz.must-play: a reminder only
             self.send(self.versioned({"type": "pass", "player": player}), "knock")
 
     def illegal_in_line(self, player, others, end_tiles):
         w, rng = self.w, self.rng
         kind = rng.randrange(9)
-        if kind == 0:                                             # turn
+        if kind == 0:  # turn
             who = rng.choice(others)
             moves = w.playable(who)
             if moves:
                 tile, on = rng.choice(moves)
-                self.refuse({"type": "play", "player": who, "tile": name(tile), "on": name(on)},
-                            rule="turn", context="play out of turn")
+                self.refuse(
+                    {"type": "play", "player": who, "tile": name(tile), "on": name(on)},
+                    rule="turn",
+                    context="play out of turn",
+                )
             else:
-                self.refuse({"type": "draw" if w.bazaar else "pass", "player": who}, rule="turn",
-                            context="draw/knock out of turn")
-        elif kind == 1:                                           # unique
+                self.refuse(
+                    {"type": "draw" if w.bazaar else "pass", "player": who},
+                    rule="turn",
+                    context="draw/knock out of turn",
+                )
+        elif kind == 1:  # unique
             on = rng.choice(end_tiles)
             value = next(e[0] for e in w.ends if e[1] == on)
             laid = [t for t in w.table if has(t, value)]
-            self.refuse({"type": "play", "player": player, "tile": name(rng.choice(laid)),
-                         "on": name(on)}, rule="unique", context="tile on the table")
-        elif kind == 2:                                           # kz.match: does not fit
+            self.refuse(
+                {"type": "play", "player": player, "tile": name(rng.choice(laid)), "on": name(on)},
+                rule="unique",
+                context="tile on the table",
+            )
+        elif kind == 2:  # kz.match: does not fit
             on = rng.choice(end_tiles)
             bad = [t for t in w.hands[player] if w.fits(t, on) is None]
             if bad:
-                self.refuse({"type": "play", "player": player, "tile": name(rng.choice(bad)),
-                             "on": name(on)}, rule="kz.match", context="tile not fitting")
-        elif kind == 3:                                           # kz.match: inside the line
+                self.refuse(
+                    {"type": "play", "player": player, "tile": name(rng.choice(bad)), "on": name(on)},
+                    rule="kz.match",
+                    context="tile not fitting",
+                )
+        elif kind == 3:  # kz.match: inside the line
             inner = [t for t in w.table if t not in end_tiles]
             if inner:
                 on = rng.choice(inner)
                 fitting = [t for t in TILES if t not in w.table and (has(t, on[0]) or has(t, on[1]))]
                 if fitting:
-                        self.refuse({"type": "play", "player": player, "tile": name(rng.choice(fitting)),
-                                 "on": name(on)}, rule="kz.match", context="on an inner tile")
-        elif kind == 4:                                           # kz.bazaar
+                    self.refuse(
+                        {"type": "play", "player": player, "tile": name(rng.choice(fitting)), "on": name(on)},
+                        rule="kz.match",
+                        context="on an inner tile",
+                    )
+        elif kind == 4:  # kz.bazaar
             action = {"type": "pass" if w.bazaar else "draw", "player": player}
             self.refuse(action, rule="kz.bazaar", context="draw/knock against the bazaar")
-        elif kind == 5:                                           # tiles
-            self.refuse({"type": "play", "player": player, "tile": "6-7", "on": name(end_tiles[0])},
-                        rule="tiles", context="not a tile of the set")
-        elif kind == 6:                                           # on: not on the table
+        elif kind == 5:  # tiles
+            self.refuse(
+                {"type": "play", "player": player, "tile": "6-7", "on": name(end_tiles[0])},
+                rule="tiles",
+                context="not a tile of the set",
+            )
+        elif kind == 6:  # on: not on the table
             moves = w.playable(player)
             tile = moves[0][0] if moves else w.hands[player][0]
             off = [t for t in TILES if t not in w.table and t != tile]
-            self.refuse({"type": "play", "player": player, "tile": name(tile),
-                         "on": name(rng.choice(off))}, context="on a tile not on the table")
-        elif kind == 7 and rng.random() < 0.3:                    # start after the lead
+            self.refuse(
+                {"type": "play", "player": player, "tile": name(tile), "on": name(rng.choice(off))},
+                context="on a tile not on the table",
+            )
+        elif kind == 7 and rng.random() < 0.3:  # start after the lead
             self.refuse({"type": "start", "player": rng.choice(w.players)}, context="start after the lead")
-        elif kind == 7:                                           # stale version
-            self.refuse({"type": "pass", "player": player, "version": w.version - 1}, statuses=(409,),
-                        context="stale version")
-        else:                                                     # a play with no `on`
+        elif kind == 7:  # stale version
+            self.refuse(
+                {"type": "pass", "player": player, "version": w.version - 1},
+                statuses=(409,),
+                context="stale version",
+            )
+        else:  # a play with no `on`
             # The app places a tile without `on` where only one end takes it (not in API.md:
             # followed), and refuses it with kz.match where both ends or none take it.
             bad = [t for t in TILES if t not in w.table and len(w.places(t)) != 1]
             if bad:
-                    self.refuse({"type": "play", "player": player, "tile": name(rng.choice(bad))},
-                            rule="kz.match", context="play without on")
+                self.refuse(
+                    {"type": "play", "player": player, "tile": name(rng.choice(bad))},
+                    rule="kz.match",
+                    context="play without on",
+                )
 
     def after_round_over(self):
         """The round ended at the table (went out / fish): plays refused, undo sometimes."""
         w, rng = self.w, self.rng
         someone = rng.choice(w.players)
-        action = rng.choice([{"type": "pass", "player": someone}, {"type": "draw", "player": someone},
-                             {"type": "play", "player": someone, "tile": name(rng.choice(TILES)),
-                              "on": name(rng.choice(w.table))}])
+        action = rng.choice(
+            [
+                {"type": "pass", "player": someone},
+                {"type": "draw", "player": someone},
+                {
+                    "type": "play",
+                    "player": someone,
+                    "tile": name(rng.choice(TILES)),
+                    "on": name(rng.choice(w.table)),
+                },
+            ]
+        )
         self.refuse(action, context="round over")
         if rng.random() < 0.2:
             w.undo()

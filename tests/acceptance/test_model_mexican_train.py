@@ -19,6 +19,7 @@ Where the spec leaves room, the model follows the app (no app bug was found this
 - A build first-turn double that ends the round (domino) is not listed in ``open_doubles``.
 - The rule id of a refusal breaking several rules at once is any one of them.
 """
+
 from __future__ import annotations
 
 import copy
@@ -53,8 +54,19 @@ def full_set(highest: int) -> list[tuple[int, int]]:
 DEAL = {12: {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}, 9: {2: 15, 3: 13, 4: 10}}
 
 ANY = frozenset()  # a refusal whose rule id the model does not pin down
-LOOSE = {"turn", "mt.one-tile", "mt.train.available", "mt.double.open", "mt.double.order",
-         "mt.double.follow", "mt.first-turn", "mt.match", "unique", "mt.draw", "mt.marker.place"}
+LOOSE = {
+    "turn",
+    "mt.one-tile",
+    "mt.train.available",
+    "mt.double.open",
+    "mt.double.order",
+    "mt.double.follow",
+    "mt.first-turn",
+    "mt.match",
+    "unique",
+    "mt.draw",
+    "mt.marker.place",
+}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -64,8 +76,7 @@ LOOSE = {"turn", "mt.one-tile", "mt.train.available", "mt.double.open", "mt.doub
 class Model:
     """One round of Mexican Train as the referee sees it, plus the hidden hands the test knows."""
 
-    def __init__(self, players, highest, engine, starter, rng, build=False, newest=False,
-                 double_blank=50):
+    def __init__(self, players, highest, engine, starter, rng, build=False, newest=False, double_blank=50):
         self.players = list(players)
         self.n = len(players)
         self.highest = highest
@@ -80,8 +91,7 @@ class Model:
         self.boneyard = tiles
         self.table = {(engine, engine)}
         # per train: list of (tile, seq); open end; marker
-        self.trains = {k: {"tiles": [], "open": engine, "marker": False}
-                       for k in self.players + ["mexican"]}
+        self.trains = {k: {"tiles": [], "open": engine, "marker": False} for k in self.players + ["mexican"]}
         self.seq = 0
         self.first_turn_double = set()  # doubles laid during a build first turn
         self.played_at = {}  # tile -> seq
@@ -118,15 +128,18 @@ class Model:
     def uncovered_doubles(self):
         """(double, train) of every double at a train's open end, by play order."""
         out = []
-        for k, tr in self.trains.items():
+        for k, _tr in self.trains.items():
             last = self.last_tile(k)
             if last and last[0] == last[1]:
                 out.append((self.played_at[last], last, k))
         return [(d, k) for _, d, k in sorted(out)]
 
     def open_doubles(self):
-        out = [(d, k) for d, k in self.uncovered_doubles() if not self.dead(d)
-               and not (self.first_phase() and d in self.first_turn_double)]
+        out = [
+            (d, k)
+            for d, k in self.uncovered_doubles()
+            if not self.dead(d) and not (self.first_phase() and d in self.first_turn_double)
+        ]
         return out[::-1] if self.newest else out
 
     def next_player(self, p):
@@ -171,7 +184,7 @@ class Model:
             if ods:
                 required, kind = ods[0], "open"
         if required is not None:
-            d, k = required
+            _d, k = required
             if train != k:
                 others = {kk for dd, kk in self.open_doubles()}
                 if train in others:
@@ -290,8 +303,9 @@ class Model:
 
     # -- views -----------------------------------------------------------------------------
     def legal_plays(self, p):
-        return [(name(t), k) for t in self.hands[p] for k in self.trains
-                if self.check_play(p, name(t), k) is None]
+        return [
+            (name(t), k) for t in self.hands[p] for k in self.trains if self.check_play(p, name(t), k) is None
+        ]
 
     def pips(self, p):
         return sum(self.double_blank if t == (0, 0) else t[0] + t[1] for t in self.hands[p])
@@ -304,8 +318,10 @@ class Model:
             "boneyard": len(self.boneyard),
             "hands": {p: len(h) for p, h in self.hands.items()},
             "end": self.end,
-            "trains": {k: {"tiles": [name(t) for t in tr["tiles"]], "open": tr["open"],
-                           "marker": tr["marker"]} for k, tr in self.trains.items()},
+            "trains": {
+                k: {"tiles": [name(t) for t in tr["tiles"]], "open": tr["open"], "marker": tr["marker"]}
+                for k, tr in self.trains.items()
+            },
             "open_doubles": [name(d) for d, _ in self.open_doubles()],
         }
 
@@ -317,10 +333,10 @@ class Model:
 def compare(model: Model, state, number, context):
     rnd = state["round"]
     assert rnd["number"] == number, context
-    got = {k: rnd.get(k) for k in ("double", "status", "turn", "boneyard", "hands", "end",
-                                   "open_doubles")}
-    got["trains"] = {k: {"tiles": v["tiles"], "open": v["open"], "marker": v["marker"]}
-                     for k, v in rnd["trains"].items()}
+    got = {k: rnd.get(k) for k in ("double", "status", "turn", "boneyard", "hands", "end", "open_doubles")}
+    got["trains"] = {
+        k: {"tiles": v["tiles"], "open": v["open"], "marker": v["marker"]} for k, v in rnd["trains"].items()
+    }
     want = model.public()
     for key in want:
         assert got[key] == want[key], (key, context, got[key], want[key])
@@ -361,11 +377,11 @@ class Driver:
         starter = self.players[(self.number - 1) % len(self.players)]
         if self.any_round_start_used() and self.state["round"]["turn"] != starter:
             # Ambiguity: after a named starter, who starts the next round? Follow the app.
-            self.notes.append(("next starter after a named one", starter,
-                               self.state["round"]["turn"]))
+            self.notes.append(("next starter after a named one", starter, self.state["round"]["turn"]))
             starter = self.state["round"]["turn"]
-        self.model = Model(self.players, self.highest, engine, starter, self.rng,
-                           build=self.build, newest=self.newest)
+        self.model = Model(
+            self.players, self.highest, engine, starter, self.rng, build=self.build, newest=self.newest
+        )
         self.undo_stack = []
         compare(self.model, self.state, self.number, ("new round", self.number))
 
@@ -451,20 +467,43 @@ class Driver:
         if self.rng.random() < 0.5:  # either half first
             a, b = text.split("-")
             text = f"{b}-{a}"
-        return self.send({"type": "play", "player": p, "tile": text, "train": train},
-                         m.check_play(p, text, train), lambda: m.play(p, text, train))
+        return self.send(
+            {"type": "play", "player": p, "tile": text, "train": train},
+            m.check_play(p, text, train),
+            lambda: m.play(p, text, train),
+        )
 
     def illegal(self):
         m = self.model
         rng = self.rng
         p = m.turn
         others = [q for q in self.players if q != p]
-        kind = rng.choice(["near", "near", "near", "hand", "hand", "wrong", "table", "set", "draw",
-                           "pass", "end", "start", "train", "malformed"])
+        kind = rng.choice(
+            [
+                "near",
+                "near",
+                "near",
+                "hand",
+                "hand",
+                "wrong",
+                "table",
+                "set",
+                "draw",
+                "pass",
+                "end",
+                "start",
+                "train",
+                "malformed",
+            ]
+        )
         trains = list(m.trains)
         if kind == "near":  # a tile of the hand that fits a train the rules close
-            near = [(name(t), k) for t in m.hands[p] for k in trains
-                    if m.trains[k]["open"] in t and m.check_play(p, name(t), k) is not None]
+            near = [
+                (name(t), k)
+                for t in m.hands[p]
+                for k in trains
+                if m.trains[k]["open"] in t and m.check_play(p, name(t), k) is not None
+            ]
             if near:
                 return self.do_play(p, *rng.choice(near))
             kind = "hand"
@@ -476,15 +515,21 @@ class Driver:
             what = rng.choice(["play", "draw", "pass"])
             if what == "play":
                 t = name(rng.choice(m.hands[q]))
-                return self.send({"type": "play", "player": q, "tile": t,
-                                  "train": rng.choice(trains)}, {"turn", "LOOSE"}, None)
+                return self.send(
+                    {"type": "play", "player": q, "tile": t, "train": rng.choice(trains)},
+                    {"turn", "LOOSE"},
+                    None,
+                )
             check = m.check_draw if what == "draw" else m.check_pass
             return self.send({"type": what, "player": q}, check(q), None)
         if kind == "table":
             t = rng.choice(sorted(m.table))
             train = rng.choice(trains)
-            return self.send({"type": "play", "player": p, "tile": name(t), "train": train},
-                             m.check_play(p, name(t), train), None)
+            return self.send(
+                {"type": "play", "player": p, "tile": name(t), "train": train},
+                m.check_play(p, name(t), train),
+                None,
+            )
         if kind == "set":
             t = f"{m.highest + 1}-{rng.randint(0, m.highest)}"
             return self.send({"type": "play", "player": p, "tile": t, "train": p}, {"tiles"}, None)
@@ -500,16 +545,18 @@ class Driver:
                 return self.send({"type": "start", "player": q}, {"mt.start"}, None)
             return None
         if kind == "malformed":
-            bad = rng.choice([
-                {"type": "play", "player": p, "tile": 55, "train": p},
-                {"type": "play", "player": p, "tile": "5-x", "train": p},
-                {"type": "play", "player": p, "train": p},
-                {"type": "play", "player": p, "tile": name(rng.choice(m.hands[p]))},
-                {"type": "draw"},
-                {"type": "jump", "player": p},
-                {"type": "draw", "player": "Nobody"},
-                {"type": "draw", "player": p, "version": "x"},
-            ])
+            bad = rng.choice(
+                [
+                    {"type": "play", "player": p, "tile": 55, "train": p},
+                    {"type": "play", "player": p, "tile": "5-x", "train": p},
+                    {"type": "play", "player": p, "train": p},
+                    {"type": "play", "player": p, "tile": name(rng.choice(m.hands[p]))},
+                    {"type": "draw"},
+                    {"type": "jump", "player": p},
+                    {"type": "draw", "player": "Nobody"},
+                    {"type": "draw", "player": p, "version": "x"},
+                ]
+            )
             self.log.append(bad)
             status, data = self.api.act(self.gid, **bad)
             assert status in (400, 422) and data["error"] and "rule" in data, (bad, status, data)
@@ -539,12 +586,22 @@ class Driver:
                 # after the end: no more actions, but the end itself can be taken back
                 m = self.model
                 q = self.rng.choice(self.players)
-                self.send(self.rng.choice([{"type": "draw", "player": q},
-                                           {"type": "pass", "player": q},
-                                           {"type": "play", "player": q, "train": q,
-                                            "tile": name(self.rng.choice(m.hands[q] or
-                                                                         sorted(m.table)))}]),
-                          ANY, None)
+                self.send(
+                    self.rng.choice(
+                        [
+                            {"type": "draw", "player": q},
+                            {"type": "pass", "player": q},
+                            {
+                                "type": "play",
+                                "player": q,
+                                "train": q,
+                                "tile": name(self.rng.choice(m.hands[q] or sorted(m.table))),
+                            },
+                        ]
+                    ),
+                    ANY,
+                    None,
+                )
                 if undos < 2 and self.rng.random() < 0.3:
                     undos += 1
                     self.undo(("undo end", self.log[-12:]))
@@ -605,8 +662,7 @@ class Driver:
         if self.number == self.rounds:
             assert data["status"] == "finished"
             low = min(self.totals.values())
-            assert sorted(data["winners"]) == sorted(p for p in self.players
-                                                    if self.totals[p] == low)
+            assert sorted(data["winners"]) == sorted(p for p in self.players if self.totals[p] == low)
             expected_end = m.end or {"reason": "table", "player": None}
             assert data["round"]["end"] == expected_end
             self.correct_first_round()
@@ -614,7 +670,6 @@ class Driver:
         assert data["status"] == "playing"
         self.number += 1
         self.new_model()
-
 
     def correct_first_round(self):
         """A correction of round 1 as counted at the table: totals and winners recomputed."""
@@ -636,7 +691,7 @@ def configs(count):
         rng = random.Random(seed * 7919)
         highest = 12 if seed % 5 == 4 else 9
         names = ["Ana", "Bén", "Дима", "李明"] if seed % 3 == 2 else ["Ana", "Ben", "Caro", "Dan"]
-        players = names[:rng.choice([2, 3, 4])]
+        players = names[: rng.choice([2, 3, 4])]
         out.append((seed, highest, players, seed % 4 in (1, 3), seed % 4 in (2, 3)))
     return out
 

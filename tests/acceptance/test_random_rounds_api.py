@@ -1,6 +1,7 @@
 """Random rounds through the API: whatever is sent, the public accounting of `hidden` holds
 (hands + boneyard + tiles on the table = the set), a refusal changes nothing, and an
 accepted change adds one to `version` and is what a later GET shows."""
+
 from __future__ import annotations
 
 import random

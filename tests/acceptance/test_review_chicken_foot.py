@@ -1,5 +1,8 @@
 """Review of Chicken Foot against RULES.md §0/§2 and API.md, black-box (JSON API only)."""
+
 from __future__ import annotations
+
+import random as _random
 
 import pytest
 
@@ -30,6 +33,7 @@ def ends(data):
 
 # ----- cf.players / options ---------------------------------------------------------------------
 
+
 def test_one_player_is_refused(api):
     got, data = api.post("/api/games", {"game": "chicken-foot", "players": ["Ana"], "set": 9})
     assert got == 422 and data["rule"] == "cf.players", (got, data)
@@ -38,8 +42,10 @@ def test_one_player_is_refused(api):
 
 def test_hand_size_option_counts_in_the_players_check(api):
     # 4 × 14 = 56 > 55 tiles of a double-9 set
-    got, data = api.post("/api/games", {"game": "chicken-foot", "players": ["A", "B", "C", "D"],
-                                        "set": 9, "options": {"hand_size": 14}})
+    got, data = api.post(
+        "/api/games",
+        {"game": "chicken-foot", "players": ["A", "B", "C", "D"], "set": 9, "options": {"hand_size": 14}},
+    )
     assert got == 422 and data["rule"] == "cf.players", (got, data)
     data = api.create(game="chicken-foot", players=["A", "B", "C", "D"], set=9, options={"hand_size": 13})
     assert data["round"]["hands"] == {p: 13 for p in "ABCD"}
@@ -47,8 +53,9 @@ def test_hand_size_option_counts_in_the_players_check(api):
 
 
 def test_exactly_the_set_is_allowed(api):
-    data = api.create(game="chicken-foot", players=[f"P{i}" for i in range(7)], set=9,
-                      options={"hand_size": 7})
+    data = api.create(
+        game="chicken-foot", players=[f"P{i}" for i in range(7)], set=9, options={"hand_size": 7}
+    )
     assert data["round"]["boneyard"] == 55 - 49
 
 
@@ -61,8 +68,16 @@ def test_default_options_are_reported(api):
     assert opts.get("hand_size", 7) == 7
 
 
-@pytest.mark.parametrize("options", [{"first_turn": "build"}, {"tie_break": "share"}, {"lose_at": 50},
-                                     {"zero_zero": 10}, {"doubles_order": "newest"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"first_turn": "build"},
+        {"tie_break": "share"},
+        {"lose_at": 50},
+        {"zero_zero": 10},
+        {"doubles_order": "newest"},
+    ],
+)
 def test_other_games_options_are_400(api, options):
     got, data = api.post("/api/games", {"game": "chicken-foot", "players": AB, "options": options})
     assert got == 400 and data["rule"] is None, (options, got, data)
@@ -90,6 +105,7 @@ def test_rounds_of_big_sets(api, highest, rounds):
 
 
 # ----- cf.start ---------------------------------------------------------------------------------
+
 
 def test_spinner_alone_is_one_turn_then_clockwise_wraps(api):
     gid = new(api, ABC)
@@ -155,6 +171,7 @@ def test_last_round_spinner_is_double_blank(api):
 
 # ----- cf.match / tiles / unique ------------------------------------------------------------------
 
+
 def test_play_on_a_tile_not_on_the_table(api):
     gid = new(api)
     play(api, gid, "Ana", "9-9")
@@ -201,6 +218,7 @@ def test_tile_not_in_the_set(api):
 
 # ----- cf.spinner -------------------------------------------------------------------------------
 
+
 def test_double_on_an_arm_before_the_spinner_is_complete(api):
     gid = new(api)
     play(api, gid, "Ana", "9-9")
@@ -235,12 +253,18 @@ def test_four_arms_default_refuses_a_fifth(api):
 
 # ----- cf.one-tile / cf.double --------------------------------------------------------------------
 
+
 def test_layer_of_the_double_may_not_lay_the_first_toe(api):
     gid = new(api)
     arms(api, gid)
     play(api, gid, "Ben", "1-1", "1-9")
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "1-5", "on": "1-1"}, 422,
-            rules=("turn", "cf.one-tile"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ben", "tile": "1-5", "on": "1-1"},
+        422,
+        rules=("turn", "cf.one-tile"),
+    )
 
 
 def test_other_double_elsewhere_during_a_foot_is_refused(api):
@@ -283,11 +307,20 @@ def test_double_on_a_toe_then_old_toes_closed_until_three_toes(api):
     play(api, gid, "Ben", "6-2", "6-6")
     data = play(api, gid, "Ana", "6-3", "6-6")
     assert data["round"]["foot"] is None
-    assert ends(data) == {("1-5", 5), ("1-7", 7), ("0-6", 0), ("2-6", 2), ("3-6", 3),
-                          ("2-9", 2), ("3-9", 3), ("4-9", 4)}
+    assert ends(data) == {
+        ("1-5", 5),
+        ("1-7", 7),
+        ("0-6", 0),
+        ("2-6", 2),
+        ("3-6", 3),
+        ("2-9", 2),
+        ("3-9", 3),
+        ("4-9", 4),
+    }
 
 
 # ----- cf.draw / hidden ----------------------------------------------------------------------------
+
 
 def test_draw_from_empty_yard_refused_then_pass(api):
     gid = new(api, hand_size=27)  # 54 dealt, 1 in the yard
@@ -342,13 +375,15 @@ def test_hand_list_length_follows_draws(api):
     ok(api, gid, type="draw", player="Ben")
     seven = ["1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8"]
     hands_refused(api, gid, 1, {"Ana": 5, "Ben": seven}, 422)
-    data = hands_ok(api, gid, 1, {"Ana": ["2-3", "2-4", "2-5", "2-6", "2-7", "2-8"],
-                                  "Ben": seven + ["0-0"]})
-    assert data["rounds"][0]["points"] == {"Ana": 5 + 6 + 7 + 8 + 9 + 10,
-                                           "Ben": 3 + 4 + 5 + 6 + 7 + 8 + 9 + 50}
+    data = hands_ok(api, gid, 1, {"Ana": ["2-3", "2-4", "2-5", "2-6", "2-7", "2-8"], "Ben": seven + ["0-0"]})
+    assert data["rounds"][0]["points"] == {
+        "Ana": 5 + 6 + 7 + 8 + 9 + 10,
+        "Ben": 3 + 4 + 5 + 6 + 7 + 8 + 9 + 50,
+    }
 
 
 # ----- cf.end ----------------------------------------------------------------------------------
+
 
 def test_spinner_as_last_tile_ends_the_round(api):
     gid = new(api, hand_size=1)
@@ -425,6 +460,7 @@ def test_undo_with_stale_version_is_409(api):
 
 
 # ----- cf.score / hands -------------------------------------------------------------------------
+
 
 def test_hand_with_a_tile_outside_the_set(api):
     gid = new(api, mode="scores")
@@ -509,6 +545,7 @@ def test_referee_mode_hands_for_a_round_that_is_not_yet_current(api):
 
 # ----- cf.tie / winners ---------------------------------------------------------------------------
 
+
 def run(api, gid, table):
     names = list(table)
     for number in range(1, 11):
@@ -533,7 +570,9 @@ def test_tie_break_only_among_the_lowest(api):
 
 def test_tie_break_on_lowest_non_zero_with_equal_zero_rounds(api):
     gid = new(api, ABC, mode="scores")
-    data = run(api, gid, {"Ana": [0] * 7 + [2, 4, 4], "Ben": [0] * 7 + [3, 3, 4], "Caro": [0] * 7 + [5, 5, 5]})
+    data = run(
+        api, gid, {"Ana": [0] * 7 + [2, 4, 4], "Ben": [0] * 7 + [3, 3, 4], "Caro": [0] * 7 + [5, 5, 5]}
+    )
     assert data["totals"] == {"Ana": 10, "Ben": 10, "Caro": 15}
     assert data["winners"] == ["Ana"]
 
@@ -557,9 +596,11 @@ def test_tie_break_uses_points_after_double_blank_rule(api):
 
 # ----- scoresheet ------------------------------------------------------------------------------
 
+
 def test_scoresheet_csv_rows(api, client):
     import csv
     import io
+
     gid = new(api, mode="scores")
     hands_ok(api, gid, 1, {"Ana": ["0-0"], "Ben": 4})
     hands_ok(api, gid, 2, {"Ana": 3, "Ben": 0})
@@ -573,6 +614,7 @@ def test_scoresheet_csv_rows(api, client):
 
 # ----- actions of other games ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("action", [{"type": "end", "player": "Ana"}, {"type": "leave", "player": "Ana"}])
 def test_other_games_actions_are_refused(api, action):
     gid = new(api)
@@ -584,6 +626,7 @@ def test_other_games_actions_are_refused(api, action):
 
 
 # ----- more: finished state, referee-mode corrections, undo bounds, draws before the spinner -------
+
 
 def test_finished_state_shows_the_last_round_done(api):
     gid = new(api)
@@ -676,8 +719,6 @@ def test_blocked_while_a_foot_waits(api):
 
 
 # ----- model-based random rounds: legality, open ends and feet against a small model -------------
-
-import random as _random
 
 
 def _tile(a, b):
@@ -811,7 +852,10 @@ def test_random_rounds_against_a_model(api, seed):
     else:
         assert end["reason"] == "blocked" and not yard
     data = hands_ok(api, gid, 1, {q: hands[q] for q in names})
-    zz = lambda t: 50 if t == "0-0" else sum(map(int, t.split("-")))
+
+    def zz(t):
+        return 50 if t == "0-0" else sum(map(int, t.split("-")))
+
     assert data["rounds"][0]["points"] == {q: sum(zz(t) for t in hands[q]) for q in names}
 
 

@@ -2,6 +2,7 @@
 
 Cases not covered by test_kozel_api.py / test_api_contract.py.
 """
+
 from __future__ import annotations
 
 import csv
@@ -39,13 +40,17 @@ def is_refusal(data):
 
 # ===== API.md: conventions ===========================================================================
 
+
 def test_json_with_charset_parameter_is_json(api, client):
     body = json.dumps({"game": "kozel", "players": AB})
     response = client.post("/api/games", data=body, content_type="application/json; charset=utf-8")
     assert response.status_code == 201, response.get_json()
     gid = response.get_json()["id"]
-    response = client.post(f"/api/games/{gid}/actions", data=json.dumps({"type": "start", "player": "Ben"}),
-                           content_type="application/json; charset=utf-8")
+    response = client.post(
+        f"/api/games/{gid}/actions",
+        data=json.dumps({"type": "start", "player": "Ben"}),
+        content_type="application/json; charset=utf-8",
+    )
     assert response.status_code == 200 and response.get_json()["round"]["turn"] == "Ben"
 
 
@@ -63,10 +68,18 @@ def test_no_content_type_is_415(api, client):
 def test_huge_json_body_is_refused_with_the_error_shape(api, client, url_kind):
     gid = new(api, mode="scores")
     before = api.state(gid)
-    url = {"create": "/api/games", "action": f"/api/games/{gid}/actions",
-           "hands": f"/api/games/{gid}/rounds/1/hands"}[url_kind]
-    big = {"game": "kozel", "players": AB, "type": "undo", "hands": {"Ana": 1, "Ben": 0},
-           "padding": "x" * (4 * 1024 * 1024)}
+    url = {
+        "create": "/api/games",
+        "action": f"/api/games/{gid}/actions",
+        "hands": f"/api/games/{gid}/rounds/1/hands",
+    }[url_kind]
+    big = {
+        "game": "kozel",
+        "players": AB,
+        "type": "undo",
+        "hands": {"Ana": 1, "Ben": 0},
+        "padding": "x" * (4 * 1024 * 1024),
+    }
     response = client.post(url, data=json.dumps(big), content_type="application/json")
     assert 400 <= response.status_code < 500, response.status_code
     assert is_refusal(response.get_json())
@@ -117,6 +130,7 @@ def test_hands_for_a_non_number_round_is_404(api, number):
 
 # ----- version / 409 ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("version", ["1", 1.0, True, None, [1]])
 def test_version_of_the_wrong_type_is_400(api, version):
     gid = new(api)
@@ -149,16 +163,20 @@ def test_409_wins_over_a_rule_refusal(api):
 
 # ----- malformed bodies ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action", [
-    {"type": "play", "player": 3, "tile": "2-6"},
-    {"type": "play", "player": "Ana", "tile": 26},
-    {"type": "play", "player": "Ana", "tile": ["2", "6"]},
-    {"type": "play", "player": "Ana", "tile": "2-6", "on": 5},
-    {"type": "play", "player": "Ana"},
-    {"type": "draw"},
-    {"type": "Play", "player": "Ana", "tile": "2-6"},
-    {"type": "play", "player": "Ana", "tile": "2-6", "colour": "red"},
-])
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "play", "player": 3, "tile": "2-6"},
+        {"type": "play", "player": "Ana", "tile": 26},
+        {"type": "play", "player": "Ana", "tile": ["2", "6"]},
+        {"type": "play", "player": "Ana", "tile": "2-6", "on": 5},
+        {"type": "play", "player": "Ana"},
+        {"type": "draw"},
+        {"type": "Play", "player": "Ana", "tile": "2-6"},
+        {"type": "play", "player": "Ana", "tile": "2-6", "colour": "red"},
+    ],
+)
 def test_malformed_kozel_actions_are_400(api, action):
     gid = new(api)
     before = api.state(gid)
@@ -187,23 +205,26 @@ def test_hands_missing_or_unknown_player_refused(api, hands):
     assert api.state(gid) == before
 
 
-@pytest.mark.parametrize("body", [
-    {"players": AB},
-    {"game": "dominoes", "players": AB},
-    {"game": "kozel", "players": AB, "mode": "pad"},
-    {"game": "kozel", "players": AB, "set": "6"},
-    {"game": "kozel", "players": AB, "set": True},
-    {"game": "kozel", "players": AB, "options": []},
-    {"game": "kozel", "players": AB, "options": {"lose_at": True}},
-    {"game": "kozel", "players": AB, "options": {"lose_at": 50.5}},
-    {"game": "kozel", "players": AB, "options": {"zero_zero": "10"}},
-    {"game": "kozel", "players": AB, "options": {"zero_zero": True}},
-    {"game": "kozel", "players": AB, "options": {"fish": 1}},
-    {"game": "kozel", "players": AB, "options": {"fish": "ALL"}},
-    {"game": "kozel"},
-    {"game": "kozel", "players": None},
-    [],
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": AB},
+        {"game": "dominoes", "players": AB},
+        {"game": "kozel", "players": AB, "mode": "pad"},
+        {"game": "kozel", "players": AB, "set": "6"},
+        {"game": "kozel", "players": AB, "set": True},
+        {"game": "kozel", "players": AB, "options": []},
+        {"game": "kozel", "players": AB, "options": {"lose_at": True}},
+        {"game": "kozel", "players": AB, "options": {"lose_at": 50.5}},
+        {"game": "kozel", "players": AB, "options": {"zero_zero": "10"}},
+        {"game": "kozel", "players": AB, "options": {"zero_zero": True}},
+        {"game": "kozel", "players": AB, "options": {"fish": 1}},
+        {"game": "kozel", "players": AB, "options": {"fish": "ALL"}},
+        {"game": "kozel"},
+        {"game": "kozel", "players": None},
+        [],
+    ],
+)
 def test_malformed_kozel_tables_are_400(api, body):
     status, data = api.post("/api/games", body)
     assert status == 400, (body, status, data)
@@ -212,6 +233,7 @@ def test_malformed_kozel_tables_are_400(api, body):
 
 
 # ----- games, state ---------------------------------------------------------------------------------
+
 
 def test_kozel_created_with_explicit_set_6_and_its_defaults(api):
     status, data = api.post("/api/games", {"game": "kozel", "players": AB, "set": 6})
@@ -237,19 +259,25 @@ def test_state_after_a_referee_round_has_a_fresh_round(api):
     assert rnd["number"] == 2 and rnd["status"] == "playing" and rnd["end"] is None
     assert rnd["hands"] == {"Masha": 7, "Alex": 7, "Olya": 7} and rnd["boneyard"] == 7
     assert rnd["ends"] == [] and rnd["double"] is None and rnd["turn"] == "Alex"
-    assert data["rounds"] == [{**data["rounds"][0], "number": 1,
-                               "points": {"Masha": 20, "Alex": 0, "Olya": 6}}]
+    assert data["rounds"] == [
+        {**data["rounds"][0], "number": 1, "points": {"Masha": 20, "Alex": 0, "Olya": 6}}
+    ]
     assert data["totals"] == {"Masha": 20, "Alex": 0, "Olya": 0}
     assert data["remembered"] == {"Masha": 0, "Alex": 0, "Olya": 6}
 
 
 # ----- scoresheet CSV ------------------------------------------------------------------------------
 
+
 def test_scoresheet_quotes_names_and_totals_are_the_booked_ones(api, client):
     players = ['O"Neil, Jr', "Zoë", "Ана"]
     gid = api.create(game="kozel", players=players, mode="scores")["id"]
-    data = rounds(api, gid, {players[0]: 20, players[1]: [], players[2]: 5},
-                  {players[0]: 3, players[1]: 30, players[2]: []})
+    data = rounds(
+        api,
+        gid,
+        {players[0]: 20, players[1]: [], players[2]: 5},
+        {players[0]: 3, players[1]: 30, players[2]: []},
+    )
     response = client.get(f"/api/games/{gid}/scoresheet.csv")
     assert response.status_code == 200 and response.mimetype == "text/csv"
     rows = [r for r in csv.reader(io.StringIO(response.get_data(as_text=True))) if r]
@@ -264,6 +292,7 @@ def test_scoresheet_quotes_names_and_totals_are_the_booked_ones(api, client):
 # ===== Kozel ==========================================================================================
 
 # ----- lead and turn ---------------------------------------------------------------------------------
+
 
 def test_turn_wraps_clockwise_from_the_last_seat(api):
     gid = new(api, MAOS)
@@ -351,6 +380,7 @@ def test_undo_of_a_later_rounds_lead_gives_the_turn_back_to_the_leader(api):
 
 # ----- kz.out / kz.fish in referee mode --------------------------------------------------------------
 
+
 def went_out_game(api):
     """4 players; Masha goes out with her 7th tile."""
     gid = new(api, MAOS)
@@ -391,16 +421,24 @@ def test_after_going_out_the_hands_must_agree(api):
 
 
 def test_undo_takes_back_the_play_that_went_out(api):
-    gid, data = went_out_game(api)
+    gid, _data = went_out_game(api)
     ok(api, gid, type="undo")
     state = api.state(gid)
     assert state["round"]["status"] == "playing" and state["round"]["end"] is None
     assert state["round"]["turn"] == "Masha" and state["round"]["hands"]["Masha"] == 1
 
 
-FISH = [("Ana", "2-6", None), ("Ben", "1-2", "2-6"), ("Ana", "0-6", "2-6"), ("Ben", "0-2", "0-6"),
-        ("Ana", "1-4", "1-2"), ("Ben", "2-3", "0-2"), ("Ana", "3-5", "2-3"), ("Ben", "2-4", "1-4"),
-        ("Ana", "2-5", "3-5")]
+FISH = [
+    ("Ana", "2-6", None),
+    ("Ben", "1-2", "2-6"),
+    ("Ana", "0-6", "2-6"),
+    ("Ben", "0-2", "0-6"),
+    ("Ana", "1-4", "1-2"),
+    ("Ben", "2-3", "0-2"),
+    ("Ana", "3-5", "2-3"),
+    ("Ben", "2-4", "1-4"),
+    ("Ana", "2-5", "3-5"),
+]
 
 
 def fish_game(api, **options):
@@ -454,6 +492,7 @@ def test_bazaar_with_three_players(api):
 
 # ----- scoring ---------------------------------------------------------------------------------------
 
+
 def test_lone_zero_zero_of_25_opens_the_account(api):
     gid = pad(api, AB, zero_zero=25)
     data = rounds(api, gid, {"Ana": ["0-0"], "Ben": []})
@@ -485,7 +524,7 @@ def test_small_pot_taken_is_remembered(api):
 
 def test_correction_recomputes_the_pot(api):
     gid = pad(api, fish="one")
-    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})   # tie: pot 35
+    rounds(api, gid, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 13})  # tie: pot 35
     data = rounds(api, gid, {"Masha": 1, "Alex": [], "Olya": 3, "Serg": 4})
     assert data["pot"] == 0 and data["totals"]["Serg"] == 39
     data = hands_ok(api, gid, 1, {"Masha": 2, "Alex": 7, "Olya": 13, "Serg": 14})  # no tie now
@@ -527,6 +566,7 @@ def test_goat_can_come_from_a_fish_to_one(api):
 
 # ----- leaving ---------------------------------------------------------------------------------------
 
+
 def test_leave_rating_rounds_half_up(api):
     gid = pad(api)
     hands_ok(api, gid, 1, {"Masha": 30, "Alex": 32, "Olya": 17, "Serg": 0})
@@ -560,6 +600,7 @@ def test_leave_after_the_goat_is_refused(api):
 
 
 # ----- the finished game's last round; undo in a pad ----------------------------------------------
+
 
 def test_goat_from_hands_entered_mid_round_shows_the_last_round(api):
     gid = new(api)

@@ -3,6 +3,7 @@
 Cases not covered by test_mexican_train_api.py: edge cases of doubles, markers, the first turn,
 blocked rounds, scoring in both modes, winners with the tie-break, undo, options and refusals.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -40,6 +41,7 @@ def pips(tile, double_blank=50):
 
 # ----- mt.players / mt.deal / options -------------------------------------------------------
 
+
 def test_one_player_is_refused(api):
     got, data = api.post("/api/games", {"game": "mexican-train", "players": ["Ana"], "set": 9})
     assert got in (400, 422) and data["error"]
@@ -49,8 +51,9 @@ def test_one_player_is_refused(api):
 def test_double_six_with_a_hand_size_that_fits_is_accepted(api):
     """mt.players: other combinations are refused *unless* the table overrides the hand size
     and the tiles suffice (double-6: 28 tiles; 2 × 7 + 1 = 15 ≤ 28)."""
-    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 6,
-                                        "options": {"hand_size": 7}})
+    got, data = api.post(
+        "/api/games", {"game": "mexican-train", "players": AB, "set": 6, "options": {"hand_size": 7}}
+    )
     assert got == 201, data
     assert data["round"]["double"] == "6-6"
     assert data["round"]["hands"] == {"Ana": 7, "Ben": 7}
@@ -65,8 +68,9 @@ def test_double_six_without_a_hand_size_is_refused(api):
 @pytest.mark.parametrize("count, hand, status", [(3, 30, 201), (3, 31, 422), (8, 11, 201), (8, 12, 422)])
 def test_hand_size_override_in_a_standard_combination(api, count, hand, status):
     players = [f"P{i}" for i in range(count)]
-    got, data = api.post("/api/games", {"game": "mexican-train", "players": players, "set": 12,
-                                        "options": {"hand_size": hand}})
+    got, data = api.post(
+        "/api/games", {"game": "mexican-train", "players": players, "set": 12, "options": {"hand_size": hand}}
+    )
     assert got == status, data
     if status == 201:
         assert set(data["round"]["hands"].values()) == {hand}
@@ -75,24 +79,40 @@ def test_hand_size_override_in_a_standard_combination(api, count, hand, status):
         assert data["rule"] in ("mt.deal", "mt.players")
 
 
-@pytest.mark.parametrize("options", [
-    {"double_blank": False}, {"double_blank": "50"}, {"double_blank": 50.0},
-    {"hand_size": True}, {"hand_size": "11"}, {"hand_size": 1.5},
-    {"first_double": "9"}, {"last_double": True}, {"first_turn": "Build"}, {"doubles_order": 1},
-    {"tie_break": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"double_blank": False},
+        {"double_blank": "50"},
+        {"double_blank": 50.0},
+        {"hand_size": True},
+        {"hand_size": "11"},
+        {"hand_size": 1.5},
+        {"first_double": "9"},
+        {"last_double": True},
+        {"first_turn": "Build"},
+        {"doubles_order": 1},
+        {"tie_break": True},
+    ],
+)
 def test_badly_typed_options_are_400(api, options):
-    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9,
-                                        "options": options})
+    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9, "options": options})
     assert got == 400 and data["error"] and data["rule"] is None
     assert api.get("/api/games")[1]["games"] == []
 
 
-@pytest.mark.parametrize("options", [{"first_double": 10}, {"first_double": 5, "last_double": 6},
-                                     {"last_double": -1}, {"hand_size": 0}, {"hand_size": -3}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"first_double": 10},
+        {"first_double": 5, "last_double": 6},
+        {"last_double": -1},
+        {"hand_size": 0},
+        {"hand_size": -3},
+    ],
+)
 def test_impossible_option_values_are_refused(api, options):
-    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9,
-                                        "options": options})
+    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9, "options": options})
     assert got in (400, 422) and data["error"] and "rule" in data
     assert api.get("/api/games")[1]["games"] == []
 
@@ -101,8 +121,9 @@ def test_impossible_option_values_are_refused(api, options):
 def test_a_hand_size_far_too_big_is_refused_by_mt_deal(api, hand):
     """mt.deal: the referee checks players × hand + 1 ≤ tiles; a well-formed value against the
     rules is a 422 (API.md), as it is for hand_size 28 on a double-9 set."""
-    got, data = api.post("/api/games", {"game": "mexican-train", "players": AB, "set": 9,
-                                        "options": {"hand_size": hand}})
+    got, data = api.post(
+        "/api/games", {"game": "mexican-train", "players": AB, "set": 9, "options": {"hand_size": hand}}
+    )
     assert got == 422 and data["rule"] in ("mt.deal", "mt.players"), (got, data)
 
 
@@ -122,6 +143,7 @@ def test_double_fifteen_engine_and_trains(api):
 
 
 # ----- mt.match / mt.train.available / unique / turn ----------------------------------------
+
 
 def test_a_tile_must_match_the_open_end_not_the_inner_end(api):
     gid = new(api)
@@ -165,13 +187,15 @@ def test_start_names_only_a_player_of_the_game(api):
 
 # ----- doubles ------------------------------------------------------------------------------
 
+
 def test_single_double_follow_up_may_not_go_on_an_unmarked_train(api):
     gid = new(api)
     play(api, gid, "Ana", "9-5", "Ana")
     play(api, gid, "Ben", "9-4", "Ben")
     play(api, gid, "Ana", "5-5", "Ana")
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "4-1", "train": "Ben"}, 422,
-            "mt.train.available")
+    refused(
+        api, gid, {"type": "play", "player": "Ana", "tile": "4-1", "train": "Ben"}, 422, "mt.train.available"
+    )
 
 
 def test_single_double_follow_up_may_go_on_a_marked_train(api):
@@ -187,17 +211,16 @@ def test_single_double_follow_up_may_go_on_a_marked_train(api):
 def test_open_double_closes_the_players_own_matching_train(api):
     gid = new(api)
     play(api, gid, "Ana", "9-4", "mexican")
-    play(api, gid, "Ben", "9-3", "Ben")   # Ben's train open at 3
-    play(api, gid, "Ana", "4-3", "mexican")                    # Mexican open at 3
-    play(api, gid, "Ben", "3-3", "mexican")                    # a double on the Mexican train
-    mark(api, gid, "Ben")                                       # cannot follow: draws, passes
+    play(api, gid, "Ben", "9-3", "Ben")  # Ben's train open at 3
+    play(api, gid, "Ana", "4-3", "mexican")  # Mexican open at 3
+    play(api, gid, "Ben", "3-3", "mexican")  # a double on the Mexican train
+    mark(api, gid, "Ben")  # cannot follow: draws, passes
     data = api.state(gid)
     assert data["round"]["open_doubles"] == ["3-3"] and data["round"]["turn"] == "Ana"
     assert data["round"]["trains"]["Ben"]["marker"] is True
     mark(api, gid, "Ana")
     # Ben's own train is open at 3 too, but only the 3-3 may be played on
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "3-6", "train": "Ben"}, 422,
-            "mt.double.open")
+    refused(api, gid, {"type": "play", "player": "Ben", "tile": "3-6", "train": "Ben"}, 422, "mt.double.open")
     data = play(api, gid, "Ben", "3-6", "mexican")
     assert data["round"]["open_doubles"] == []
     assert data["round"]["trains"]["Ben"]["marker"] is True  # played elsewhere: marker stays
@@ -233,26 +256,39 @@ def test_a_double_with_an_empty_boneyard_may_pass_without_drawing(api):
     assert data["round"]["status"] == "playing"
 
 
-@pytest.mark.parametrize("order, follow, wrong, after", [
-    ("oldest", ("5-1", "Ana"), ("3-1", "Ben"), ["3-3"]),
-    ("newest", ("3-1", "Ben"), ("5-1", "Ana"), ["5-5"]),
-])
+@pytest.mark.parametrize(
+    "order, follow, wrong, after",
+    [
+        ("oldest", ("5-1", "Ana"), ("3-1", "Ben"), ["3-3"]),
+        ("newest", ("3-1", "Ben"), ("5-1", "Ana"), ["5-5"]),
+    ],
+)
 def test_two_doubles_the_second_on_a_marked_train(api, order, follow, wrong, after):
     gid = new(api, doubles_order=order)
     play(api, gid, "Ana", "9-5", "Ana")
     play(api, gid, "Ben", "9-3", "Ben")
     mark(api, gid, "Ana")
-    mark(api, gid, "Ben")                      # Ben's train open at 3 and marked
+    mark(api, gid, "Ben")  # Ben's train open at 3 and marked
     assert api.state(gid)["round"]["turn"] == "Ana"
     data = play(api, gid, "Ana", "5-5", "Ana")
     assert data["round"]["trains"]["Ana"]["marker"] is False  # mt.marker.remove
     data = play(api, gid, "Ana", "3-3", "Ben")
     expected = ["5-5", "3-3"] if order == "oldest" else ["3-3", "5-5"]
     assert data["round"]["open_doubles"] == expected and data["round"]["turn"] == "Ana"
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"}, 422,
-            rules=("mt.double.follow", "mt.double.order"))
-    refused(api, gid, {"type": "play", "player": "Ana", "tile": wrong[0], "train": wrong[1]}, 422,
-            rules=("mt.double.follow", "mt.double.order"))
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": "9-1", "train": "mexican"},
+        422,
+        rules=("mt.double.follow", "mt.double.order"),
+    )
+    refused(
+        api,
+        gid,
+        {"type": "play", "player": "Ana", "tile": wrong[0], "train": wrong[1]},
+        422,
+        rules=("mt.double.follow", "mt.double.order"),
+    )
     data = play(api, gid, "Ana", *follow)
     assert data["round"]["turn"] == "Ben" and data["round"]["open_doubles"] == after
     assert data["round"]["trains"]["Ben"]["marker"] is True
@@ -261,8 +297,9 @@ def test_two_doubles_the_second_on_a_marked_train(api, order, follow, wrong, aft
         data = play(api, gid, "Ben", "3-6", "Ben")
         assert data["round"]["trains"]["Ben"]["marker"] is False
     else:
-        refused(api, gid, {"type": "play", "player": "Ben", "tile": "3-6", "train": "Ben"}, 422,
-                "mt.double.open")
+        refused(
+            api, gid, {"type": "play", "player": "Ben", "tile": "3-6", "train": "Ben"}, 422, "mt.double.open"
+        )
         data = play(api, gid, "Ben", "5-6", "Ana")
         assert data["round"]["trains"]["Ben"]["marker"] is True
     assert data["round"]["open_doubles"] == []
@@ -318,20 +355,20 @@ def test_domino_by_satisfying_an_open_double(api):
     ok(api, gid, type="draw", player="Ana")
     play(api, gid, "Ana", "5-5", "Ana")
     ok(api, gid, type="draw", player="Ana")
-    ok(api, gid, type="pass", player="Ana")      # 5-5 open, Ana holds 2
-    data = play(api, gid, "Ben", "5-1", "Ana")   # Ben's last tile
+    ok(api, gid, type="pass", player="Ana")  # 5-5 open, Ana holds 2
+    data = play(api, gid, "Ben", "5-1", "Ana")  # Ben's last tile
     assert data["round"]["end"] == {"reason": "domino", "player": "Ben"}
     assert data["round"]["status"] == "scoring" and data["round"]["hands"] == {"Ana": 2, "Ben": 0}
 
 
 # ----- first_turn = build --------------------------------------------------------------------
 
+
 def test_build_no_play_on_a_marked_train_during_the_first_turns(api):
     gid = new(api, first_turn="build")
     data = mark(api, gid, "Ana")
     assert data["round"]["trains"]["Ana"]["marker"] is True and data["round"]["turn"] == "Ben"
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-3", "train": "Ana"}, 422,
-            "mt.first-turn")
+    refused(api, gid, {"type": "play", "player": "Ben", "tile": "9-3", "train": "Ana"}, 422, "mt.first-turn")
     play(api, gid, "Ben", "9-3", "Ben")
     data = ok(api, gid, type="end", player="Ben")
     # from the second turn on the marked train is open to everyone
@@ -368,6 +405,7 @@ def test_build_drawn_tile_laid_then_no_pass(api):
 
 
 # ----- end of round ------------------------------------------------------------------------
+
 
 def test_blocked_after_a_double_then_passes(api):
     gid = new(api, hand_size=27)  # empty boneyard
@@ -412,6 +450,7 @@ def test_blocked_round_actions_are_refused(api):
 
 # ----- scoring (referee mode) ----------------------------------------------------------------
 
+
 def test_the_player_who_went_out_scores_zero(api):
     """mt.score: after a domino, a non-zero count for the player who went out is not booked."""
     gid = new(api, hand_size=1)
@@ -454,8 +493,11 @@ def test_totals_add_up_over_rounds(api):
         others[starter] = []
         data = hands_ok(api, gid, number, others)
         points.append(data["rounds"][-1]["points"])
-    assert points == [{"Ana": 0, "Ben": 9, "Caro": 50}, {"Ana": 5, "Ben": 0, "Caro": 50},
-                      {"Ana": 5, "Ben": 9, "Caro": 0}]
+    assert points == [
+        {"Ana": 0, "Ben": 9, "Caro": 50},
+        {"Ana": 5, "Ben": 0, "Caro": 50},
+        {"Ana": 5, "Ben": 9, "Caro": 0},
+    ]
     assert data["totals"] == {"Ana": 10, "Ben": 18, "Caro": 100}
     assert data["status"] == "finished" and data["winners"] == ["Ana"]
     assert data["round"]["status"] == "done" and data["round"]["number"] == 3
@@ -474,6 +516,7 @@ def test_last_round_engine_is_the_double_blank(api):
 
 
 # ----- scores mode ---------------------------------------------------------------------------
+
 
 def pad(api, players=AB, set=9, **options):
     return new(api, players, set=set, mode="scores", **options)
@@ -500,15 +543,18 @@ def test_scores_mode_integers_are_taken_as_counted(api):
     assert data["totals"] == {"Ana": 50, "Ben": 0}
 
 
-@pytest.mark.parametrize("hands, status, rule", [
-    ({"Ana": ["1-2"], "Ben": ["2-1"]}, 422, "unique"),
-    ({"Ana": ["1-2", "1-2"], "Ben": []}, 422, "unique"),
-    ({"Ana": ["1-10"], "Ben": []}, 422, "tiles"),
-    ({"Ana": True, "Ben": 0}, 400, None),
-    ({"Ana": 2.5, "Ben": 0}, 400, None),
-    ({"Ana": [1, 2], "Ben": 0}, 400, None),
-    ({"Ana": None, "Ben": 0}, 400, None),
-])
+@pytest.mark.parametrize(
+    "hands, status, rule",
+    [
+        ({"Ana": ["1-2"], "Ben": ["2-1"]}, 422, "unique"),
+        ({"Ana": ["1-2", "1-2"], "Ben": []}, 422, "unique"),
+        ({"Ana": ["1-10"], "Ben": []}, 422, "tiles"),
+        ({"Ana": True, "Ben": 0}, 400, None),
+        ({"Ana": 2.5, "Ben": 0}, 400, None),
+        ({"Ana": [1, 2], "Ben": 0}, 400, None),
+        ({"Ana": None, "Ben": 0}, 400, None),
+    ],
+)
 def test_scores_mode_hand_refusals(api, hands, status, rule):
     gid = pad(api)
     hands_refused(api, gid, 1, hands, status, rule)
@@ -523,7 +569,7 @@ def test_scores_mode_rounds_in_order(api):
     gid = pad(api)
     hands_refused(api, gid, 2, {"Ana": 1, "Ben": 0}, 404)
     hands_refused(api, gid, 0, {"Ana": 1, "Ben": 0}, 404)
-    got, data = api.post(f"/api/games/{gid}/rounds/one/hands", {"hands": {"Ana": 1, "Ben": 0}})
+    got, _data = api.post(f"/api/games/{gid}/rounds/one/hands", {"hands": {"Ana": 1, "Ben": 0}})
     assert got == 404
 
 
@@ -547,6 +593,7 @@ def test_whole_game_round_count(api, highest, count, rounds):
 
 # ----- mt.winner / tie_break ----------------------------------------------------------------
 
+
 def two_round_pad(api, tie_break=None, players=AB):
     options = {"first_double": 9, "last_double": 8}
     if tie_break:
@@ -554,8 +601,9 @@ def two_round_pad(api, tie_break=None, players=AB):
     return pad(api, players, **options)
 
 
-@pytest.mark.parametrize("tie_break, winners", [(None, ["Ana", "Ben"]), ("share", ["Ana", "Ben"]),
-                                                ("chicken-foot", ["Ana"])])
+@pytest.mark.parametrize(
+    "tie_break, winners", [(None, ["Ana", "Ben"]), ("share", ["Ana", "Ben"]), ("chicken-foot", ["Ana"])]
+)
 def test_tie_decided_by_zero_point_rounds(api, tie_break, winners):
     gid = two_round_pad(api, tie_break)
     hands_ok(api, gid, 1, {"Ana": 0, "Ben": 5})
@@ -596,6 +644,7 @@ def test_tie_break_only_among_the_lowest(api):
 
 
 # ----- undo ------------------------------------------------------------------------------------
+
 
 def test_undo_puts_a_removed_marker_back(api):
     gid = new(api)
@@ -650,16 +699,20 @@ def test_version_that_is_not_a_number_is_400(api):
 
 # ----- action shapes -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action", [
-    {"type": "play", "player": "Ana", "train": "Ana"},
-    {"type": "play", "player": "Ana", "tile": 95, "train": "Ana"},
-    {"type": "play", "player": "Ana", "tile": "9", "train": "Ana"},
-    {"type": "play", "player": "Ana", "tile": "9-5-1", "train": "Ana"},
-    {"type": "play", "player": "Ana", "tile": ["9", "5"], "train": "Ana"},
-    {"type": "draw"},
-    {"type": "draw", "player": 1},
-    {"type": "jump", "player": "Ana"},
-])
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "play", "player": "Ana", "train": "Ana"},
+        {"type": "play", "player": "Ana", "tile": 95, "train": "Ana"},
+        {"type": "play", "player": "Ana", "tile": "9", "train": "Ana"},
+        {"type": "play", "player": "Ana", "tile": "9-5-1", "train": "Ana"},
+        {"type": "play", "player": "Ana", "tile": ["9", "5"], "train": "Ana"},
+        {"type": "draw"},
+        {"type": "draw", "player": 1},
+        {"type": "jump", "player": "Ana"},
+    ],
+)
 def test_malformed_actions_are_400(api, action):
     gid = new(api)
     refused(api, gid, action, 400, None)
@@ -681,13 +734,14 @@ def test_leave_is_not_a_mexican_train_action(api):
 
 # ----- hands entries in referee mode ---------------------------------------------------------
 
+
 def test_correcting_round_one_leaves_the_round_in_progress_alone(api):
     gid = new(api, hand_size=2)
     play(api, gid, "Ana", "9-5", "Ana")
     play(api, gid, "Ben", "9-4", "Ben")
-    play(api, gid, "Ana", "5-1", "Ana")                       # Ana went out
+    play(api, gid, "Ana", "5-1", "Ana")  # Ana went out
     hands_ok(api, gid, 1, {"Ana": [], "Ben": ["2-3"]})
-    data = play(api, gid, "Ben", "8-2", "mexican")            # round 2, Ben starts
+    data = play(api, gid, "Ben", "8-2", "mexican")  # round 2, Ben starts
     before = data["round"]
     data = hands_ok(api, gid, 1, {"Ana": [], "Ben": ["0-0"]})
     assert data["round"] == before

@@ -1,5 +1,6 @@
 """Steps shared by the table-page browser tests: read the stored game, tap a tile and a
 place, check tap targets."""
+
 from __future__ import annotations
 
 from referee.store import Store
@@ -23,8 +24,11 @@ def assert_tap_targets(phone) -> None:
 
 def root(page) -> dict:
     node = page.locator("#table")
-    return {"version": int(node.get_attribute("data-version")),
-            "status": node.get_attribute("data-status"), "turn": node.get_attribute("data-turn")}
+    return {
+        "version": int(node.get_attribute("data-version")),
+        "status": node.get_attribute("data-status"),
+        "turn": node.get_attribute("data-turn"),
+    }
 
 
 def tap_play(page, tile, place, version):

@@ -2,6 +2,7 @@
 installable app (manifest, service worker, offline) and the scoresheet PDF.
 
 Every test that uses ``page`` also checks that no request leaves the app."""
+
 from __future__ import annotations
 
 import base64
@@ -46,8 +47,10 @@ def hands(page, game_id, number, points) -> dict:
 
 def guard_outside(context, base_url) -> list[str]:
     outside: list[str] = []
-    context.on("request", lambda r: outside.append(r.url)
-               if not r.url.startswith((base_url, "data:", "blob:")) else None)
+    context.on(
+        "request",
+        lambda r: outside.append(r.url) if not r.url.startswith((base_url, "data:", "blob:")) else None,
+    )
     return outside
 
 
@@ -92,7 +95,8 @@ def test_follow_page_updates_itself_after_plays_logged_elsewhere(page, phone, li
 def decode_qr(page, selector: str) -> list[str]:
     """Rasterise the QR image as shown (Chromium draws it) and decode it with zxing-cpp."""
     zxingcpp = pytest.importorskip("zxingcpp")
-    data = page.evaluate("""(selector) => {
+    data = page.evaluate(
+        """(selector) => {
       const img = document.querySelector(selector);
       const size = 400;
       const canvas = document.createElement('canvas');
@@ -105,7 +109,9 @@ def decode_qr(page, selector: str) -> list[str]:
       let gray = '';
       for (let i = 0; i < rgba.length; i += 4) gray += String.fromCharCode(Math.round((rgba[i] + rgba[i+1] + rgba[i+2]) / 3));
       return {size, pixels: btoa(gray)};
-    }""", selector)
+    }""",
+        selector,
+    )
     pixels = base64.b64decode(data["pixels"])
     image = memoryview(pixels).cast("B", (data["size"], data["size"]))
     return [barcode.text for barcode in zxingcpp.read_barcodes(image)]
@@ -115,7 +121,9 @@ def test_share_page_qr_code_decodes_to_the_follow_url(page, phone, live_server):
     game = create(page, {"game": "chicken-foot", "players": ["Ana", "Ben", "Caro"]})
     follow = f"{live_server.url}/games/{game['id']}/follow"
     page.goto(f"/games/{game['id']}/share")
-    page.wait_for_function("document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0")
+    page.wait_for_function(
+        "document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0"
+    )
     assert decode_qr(page, "img.qr") == [follow]
     assert page.locator("a.share-url").get_attribute("href") == follow
     qr = page.request.get(f"/games/{game['id']}/follow/qr.svg")
@@ -195,13 +203,22 @@ def test_manifest_service_worker_and_offline_copy(page, live_server):
 
 def pdf_words(data: bytes) -> list[str]:
     from pypdf import PdfReader
+
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     return text.split()
 
 
 def test_scoresheet_pdf_has_the_text_of_the_printed_page(page, live_server):
-    game = create(page, {"game": "mexican-train", "players": ["Ana", "Bén", "Caro"], "set": 12, "mode": "scores",
-                         "options": {"first_double": 2, "last_double": 0}})
+    game = create(
+        page,
+        {
+            "game": "mexican-train",
+            "players": ["Ana", "Bén", "Caro"],
+            "set": 12,
+            "mode": "scores",
+            "options": {"first_double": 2, "last_double": 0},
+        },
+    )
     gid = game["id"]
     hands(page, gid, 1, {"Ana": 0, "Bén": 23, "Caro": 61})
     hands(page, gid, 2, {"Ana": 17, "Bén": 0, "Caro": 4})
@@ -233,13 +250,27 @@ def play_all(page, game_id, state, plays):
 def test_chicken_foot_and_kozel_tables_players_and_leaderboards(page, phone, live_server):
     outside = guard_outside(phone.context, live_server.url)
     cf = create(page, {"game": "chicken-foot", "players": ["Ana", "Ben", "Caro"]})
-    play_all(page, cf["id"], cf, [("9-9", None), ("9-1", "9-9"), ("9-2", "9-9"), ("9-3", "9-9"), ("9-4", "9-9"),
-                                  ("1-4", "9-1"), ("2-2", "9-2"), ("2-5", "2-2")])
+    play_all(
+        page,
+        cf["id"],
+        cf,
+        [
+            ("9-9", None),
+            ("9-1", "9-9"),
+            ("9-2", "9-9"),
+            ("9-3", "9-9"),
+            ("9-4", "9-9"),
+            ("1-4", "9-1"),
+            ("2-2", "9-2"),
+            ("2-5", "2-2"),
+        ],
+    )
     page.goto(f"/games/{cf['id']}/follow")
     arms = page.locator(".arms > li")
     assert arms.count() == 4
-    assert arms.nth(1).locator("svg.tile").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))") \
-        == ["9-2", "2-2", "2-5"]
+    assert arms.nth(1).locator("svg.tile").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    ) == ["9-2", "2-2", "2-5"]
     assert "needs its chicken foot: 1 of 3" in page.locator(".follow-table").inner_text()
     page.emulate_media(color_scheme="dark")
     screenshot(page, "companion-follow-chicken-foot-dark")
@@ -248,15 +279,24 @@ def test_chicken_foot_and_kozel_tables_players_and_leaderboards(page, phone, liv
     kz = create(page, {"game": "kozel", "players": ["Ana", "Ben", "Caro", "Dan"]})
     play_all(page, kz["id"], kz, [("1-1", None), ("1-5", "1-1"), ("1-6", "1-1")])
     phone.goto(f"/games/{kz['id']}/follow")
-    assert phone.locator(".line-ends").inner_text() == "Line ends: 5 and 6" or \
-        phone.locator(".line-ends").inner_text() == "Line ends: 6 and 5"
+    assert (
+        phone.locator(".line-ends").inner_text() == "Line ends: 5 and 6"
+        or phone.locator(".line-ends").inner_text() == "Line ends: 6 and 5"
+    )
     assert phone.locator(".remembered").count() == 4  # nothing booked yet: "+0" in yellow
     screenshot(phone, "companion-follow-kozel-phone")
 
     # finished games for the players' pages
     for winner_points in ({"Ana": 0, "Ben": 12, "Caro": 30}, {"Ana": 9, "Ben": 0, "Caro": 5}):
-        mt = create(page, {"game": "mexican-train", "players": ["Ana", "Ben", "Caro"], "mode": "scores",
-                           "options": {"first_double": 1, "last_double": 0}})
+        mt = create(
+            page,
+            {
+                "game": "mexican-train",
+                "players": ["Ana", "Ben", "Caro"],
+                "mode": "scores",
+                "options": {"first_double": 1, "last_double": 0},
+            },
+        )
         hands(page, mt["id"], 1, winner_points)
         hands(page, mt["id"], 2, {"Ana": 3, "Ben": 4, "Caro": 0})
     page.goto("/players")
@@ -271,7 +311,11 @@ def test_chicken_foot_and_kozel_tables_players_and_leaderboards(page, phone, liv
     screenshot(phone, "companion-player-phone")
     phone.goto("/leaderboard/mexican-train")
     names = phone.locator("table.leaderboard th[scope=row]").all_inner_texts()
-    assert [n.split(". ", 1)[1] for n in names] == ["Ana", "Ben", "Caro"]  # 1 win each: Ana has the lower average
+    assert [n.split(". ", 1)[1] for n in names] == [
+        "Ana",
+        "Ben",
+        "Caro",
+    ]  # 1 win each: Ana has the lower average
     for link in phone.locator("table.leaderboard a").all():
         assert link.bounding_box()["height"] >= 44
     screenshot(phone, "companion-leaderboard-phone")

@@ -4,6 +4,7 @@ Hands are typed as counted at the table; the game page must show remembered poin
 (yellow, "+n"), open accounts (red), and at the end the goat and the ratings
 (kz.score.*, kz.goat, kz.rating).
 """
+
 from __future__ import annotations
 
 import re
@@ -16,10 +17,10 @@ pytestmark = pytest.mark.browser
 
 PLAYERS = ["Masha", "Alex", "Olya", "Serg"]
 ROUNDS = [
-    {"Masha": 0, "Alex": 30, "Olya": 13, "Serg": 5},    # Alex and Olya open; Serg remembers 5
-    {"Masha": 40, "Alex": 0, "Olya": 20, "Serg": 10},   # Serg remembers 15
-    {"Masha": 50, "Alex": 40, "Olya": 0, "Serg": 12},   # Serg remembers 27
-    {"Masha": 15, "Alex": 2, "Olya": 3, "Serg": 0},     # Serg goes out: back to 0; Masha 105
+    {"Masha": 0, "Alex": 30, "Olya": 13, "Serg": 5},  # Alex and Olya open; Serg remembers 5
+    {"Masha": 40, "Alex": 0, "Olya": 20, "Serg": 10},  # Serg remembers 15
+    {"Masha": 50, "Alex": 40, "Olya": 0, "Serg": 12},  # Serg remembers 27
+    {"Masha": 15, "Alex": 2, "Olya": 3, "Serg": 0},  # Serg goes out: back to 0; Masha 105
 ]
 
 

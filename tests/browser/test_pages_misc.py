@@ -2,6 +2,7 @@
 added and removed, options per game, names remembered on the device), the rule book's
 search, the redeal check's picker, tapping tiles on a phone, and screenshots of every page
 at 1024×768 and 390×844."""
+
 from __future__ import annotations
 
 import re
@@ -31,15 +32,33 @@ def post_hands(page, game_id, number, hands):
 
 
 def sample_games(page) -> tuple[str, str]:
-    mt = create(page, {"game": "mexican-train", "set": 12, "mode": "scores",
-                       "players": ["Ana", "Ben", "Caro", "Dmitri Ivanovich"]})
-    for number, hands in enumerate([
+    mt = create(
+        page,
+        {
+            "game": "mexican-train",
+            "set": 12,
+            "mode": "scores",
+            "players": ["Ana", "Ben", "Caro", "Dmitri Ivanovich"],
+        },
+    )
+    for number, hands in enumerate(
+        [
             {"Ana": 12, "Ben": [], "Caro": ["0-0", "12-11"], "Dmitri Ivanovich": 33},
             {"Ana": [], "Ben": 8, "Caro": 17, "Dmitri Ivanovich": ["3-4"]},
-            {"Ana": 40, "Ben": 2, "Caro": [], "Dmitri Ivanovich": 19}], start=1):
+            {"Ana": 40, "Ben": 2, "Caro": [], "Dmitri Ivanovich": 19},
+        ],
+        start=1,
+    ):
         post_hands(page, mt, number, hands)
-    kz = create(page, {"game": "kozel", "mode": "scores", "players": ["Masha", "Alex", "Olya", "Serg"],
-                       "options": {"fish": "one"}})
+    kz = create(
+        page,
+        {
+            "game": "kozel",
+            "mode": "scores",
+            "players": ["Masha", "Alex", "Olya", "Serg"],
+            "options": {"fish": "one"},
+        },
+    )
     for number, hands in enumerate(KOZEL_ROUNDS[:2], start=1):
         post_hands(page, kz, number, hands)
     done = create(page, {"game": "chicken-foot", "mode": "scores", "players": ["Ana", "Ben"]})
@@ -78,9 +97,19 @@ def test_new_game_form_script(page):
     assert page.locator("h1").inner_text() == "Kozel"
     # the device remembers the table
     page.goto("/games/new")
-    assert [page.locator(f"#players-{i}").input_value() for i in range(4)] == ["Masha", "Alex", "Olya", "Serg"]
+    assert [page.locator(f"#players-{i}").input_value() for i in range(4)] == [
+        "Masha",
+        "Alex",
+        "Olya",
+        "Serg",
+    ]
     assert page.get_by_label("Kozel (Goat)").is_checked()
-    assert page.evaluate("JSON.parse(localStorage.getItem('domino-referee.players'))") == ["Masha", "Alex", "Olya", "Serg"]
+    assert page.evaluate("JSON.parse(localStorage.getItem('domino-referee.players'))") == [
+        "Masha",
+        "Alex",
+        "Olya",
+        "Serg",
+    ]
 
 
 def test_rule_book_search_and_anchor(page):
@@ -102,7 +131,10 @@ def test_redeal_picker(page):
     for tile in ["1-1", "2-2", "3-3", "4-4", "5-5", "0-6", "1-6", "2-6"]:
         page.locator(f'.picker button[data-tile="{tile}"]').click()
     assert page.locator("#tiles").input_value().split() == ["1-1", "2-2", "3-3", "4-4", "5-5", "0-6", "1-6"]
-    assert "7 of 7" in page.locator(".picker-status").inner_text() or "7 tiles" in page.locator(".picker-status").inner_text()
+    assert (
+        "7 of 7" in page.locator(".picker-status").inner_text()
+        or "7 tiles" in page.locator(".picker-status").inner_text()
+    )
     page.get_by_role("button", name="Check the hand").click()
     assert "Yes — deal again" in page.locator(".verdict").inner_text()
     assert "5 doubles" in page.locator(".verdict").inner_text()
@@ -111,35 +143,51 @@ def test_redeal_picker(page):
 
 def test_screenshots_tablet_and_phone(page, phone):
     mt, kz = sample_games(page)
-    shots = [("home", "/"), ("new-game", "/games/new"), ("game", f"/games/{mt}"),
-             ("game-kozel", f"/games/{kz}"), ("hands", f"/games/{mt}/rounds/4/hands"),
-             ("scoresheet", f"/games/{mt}/scoresheet"), ("scoresheet-kozel", f"/games/{kz}/scoresheet"),
-             ("rules", "/rules/mexican-train"), ("redeal", "/kozel/redeal"),
-             ("no-game", "/games/nosuchgame/table"), ("not-found", "/no/such/page")]
+    shots = [
+        ("home", "/"),
+        ("new-game", "/games/new"),
+        ("game", f"/games/{mt}"),
+        ("game-kozel", f"/games/{kz}"),
+        ("hands", f"/games/{mt}/rounds/4/hands"),
+        ("scoresheet", f"/games/{mt}/scoresheet"),
+        ("scoresheet-kozel", f"/games/{kz}/scoresheet"),
+        ("rules", "/rules/mexican-train"),
+        ("redeal", "/kozel/redeal"),
+        ("no-game", "/games/nosuchgame/table"),
+        ("not-found", "/no/such/page"),
+    ]
     for device, tab in (("tablet", page), ("phone", phone)):
         for name, url in shots:
             tab.goto(url)
             if name == "hands":
-                tab.locator('[data-pick-for="p2"]').tap() if device == "phone" else tab.locator('[data-pick-for="p2"]').click()
+                tab.locator('[data-pick-for="p2"]').tap() if device == "phone" else tab.locator(
+                    '[data-pick-for="p2"]'
+                ).click()
                 for tile in ("0-0", "5-12"):
                     button = tab.locator(f'.picker button[data-tile="{tile}"]')
                     button.tap() if device == "phone" else button.click()
                 assert tab.locator("#p2").input_value() == "0-0 5-12"
                 assert tab.locator("#p2-sum").inner_text() == "2 tiles: 67 points"
             # nothing wider than the screen, except inside a scrolling table
-            overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            overflow = tab.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
             assert overflow <= 0, f"{name} on {device} is {overflow}px too wide"
             screenshot(tab, f"pages-{name}-{device}")
     # dark mode (the tablet at night)
     page.emulate_media(color_scheme="dark")
-    for name, url in (("game", f"/games/{mt}"), ("hands", f"/games/{mt}/rounds/4/hands"),
-                      ("scoresheet-kozel", f"/games/{kz}/scoresheet")):
+    for name, url in (
+        ("game", f"/games/{mt}"),
+        ("hands", f"/games/{mt}/rounds/4/hands"),
+        ("scoresheet-kozel", f"/games/{kz}/scoresheet"),
+    ):
         page.goto(url)
         screenshot(page, f"pages-{name}-dark")
     # referee mode: tiles on the table are out of the picker, the tracked hand size is shown
     ref = create(page, {"game": "mexican-train", "set": 9, "players": ["Ana", "Ben", "Caro"]})
-    response = page.request.post(f"/api/games/{ref}/actions",
-                                 data={"type": "play", "player": "Ana", "tile": "9-5", "train": "Ana"})
+    response = page.request.post(
+        f"/api/games/{ref}/actions", data={"type": "play", "player": "Ana", "tile": "9-5", "train": "Ana"}
+    )
     assert response.status == 200
     phone.goto(f"/games/{ref}/rounds/1/hands")
     assert phone.locator('.picker button[data-tile="5-9"]').is_disabled()
@@ -159,8 +207,9 @@ def test_screenshots_tablet_and_phone(page, phone):
 
 
 def test_pages_work_without_javascript(browser, live_server):
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 1024, "height": 768},
-                                  base_url=live_server.url)
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1024, "height": 768}, base_url=live_server.url
+    )
     try:
         tab = context.new_page()
         tab.set_default_timeout(10_000)

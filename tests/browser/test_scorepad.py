@@ -6,6 +6,7 @@ page, some by tapping the tiles in the picker, some by typing the points, one pl
 page and on the scoresheet are checked against sums the test makes itself, and the
 scoresheet is printed to PDF by Chromium (A4 and Letter) and its text read with pypdf.
 """
+
 from __future__ import annotations
 
 import io
@@ -34,7 +35,7 @@ ROUNDS = [
 ]
 EDITED_ROUND = 2
 EDIT = {"Ana": [], "Ben": ["1-2", "3-9", "9-9"], "Caro": 20}  # Ben had forgotten the 9-9
-WRONG_ROUND_8 = {"Ana": 99, "Ben": 99, "Caro": []}          # entered by mistake, then undone
+WRONG_ROUND_8 = {"Ana": 99, "Ben": 99, "Caro": []}  # entered by mistake, then undone
 
 
 def points(entry) -> int:
@@ -53,8 +54,12 @@ def totals(rounds) -> dict[str, int]:
 
 
 def standing_totals(page) -> dict[str, int]:
-    return {p: int(page.locator("li.standing", has=page.locator(".name", has_text=p)).locator(".total").inner_text())
-            for p in PLAYERS}
+    return {
+        p: int(
+            page.locator("li.standing", has=page.locator(".name", has_text=p)).locator(".total").inner_text()
+        )
+        for p in PLAYERS
+    }
 
 
 def enter_round(page, hands, check_picker=False) -> None:
@@ -150,6 +155,7 @@ def test_ten_round_double_nine_score_pad(page, tmp_path):
     screenshot(page, "pages-scoresheet-tablet")
 
     from pypdf import PdfReader
+
     for paper in ("A4", "Letter"):
         pdf = page.pdf(format=paper, print_background=True)
         reader = PdfReader(io.BytesIO(pdf))

@@ -6,6 +6,7 @@ bots play legal tiles by tapping the tile and the lit place (the spinner, an arm
 foot's toe), drawing and passing through the buttons, until the round ends and the hands
 entry opens.
 """
+
 from __future__ import annotations
 
 import random
@@ -36,7 +37,7 @@ def test_whole_chicken_foot_round_on_the_table_page(page, phone, live_app, live_
     rng = random.Random(seed)
     tiles = list(full_set(9))
     rng.shuffle(tiles)
-    hands = {p: tiles[i * 7:(i + 1) * 7] for i, p in enumerate(PLAYERS)}
+    hands = {p: tiles[i * 7 : (i + 1) * 7] for i, p in enumerate(PLAYERS)}
     yard = tiles[21:]
     spinner = Tile(9, 9)
 
@@ -80,7 +81,10 @@ def test_whole_chicken_foot_round_on_the_table_page(page, phone, live_app, live_
                     screenshot(phone, "table-chicken-foot-phone")
                     assert_tap_targets(phone)
             if state["round"]["foot"]:
-                assert page.locator(f'.foot.restricting[data-foot="{state["round"]["foot"]["double"]}"]').count() == 1
+                assert (
+                    page.locator(f'.foot.restricting[data-foot="{state["round"]["foot"]["double"]}"]').count()
+                    == 1
+                )
                 assert "Chicken foot on" in page.locator(".foot-note").inner_text()
         elif engine.is_legal(Action("draw", player)):
             click_action(page, "draw", info["version"])

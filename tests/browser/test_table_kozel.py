@@ -5,6 +5,7 @@ kz.lead.first, and bots play legal tiles by tapping the tile, then the lit end; 
 the bazaar and knocks go through the buttons, until someone goes out or the fish; then
 the hands entry opens.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,7 +38,7 @@ def test_whole_kozel_round_on_the_table_page_without_javascript(nojs_page, phone
     rng = random.Random(5)
     tiles = list(full_set(6))
     rng.shuffle(tiles)
-    hands = {p: tiles[i * 7:(i + 1) * 7] for i, p in enumerate(PLAYERS)}
+    hands = {p: tiles[i * 7 : (i + 1) * 7] for i, p in enumerate(PLAYERS)}
     bazaar = tiles[21:]
     lead = next(t for t in lead_order() if any(t in h for h in hands.values()))
     leader = next(p for p, h in hands.items() if lead in h)
@@ -67,8 +68,12 @@ def test_whole_kozel_round_on_the_table_page_without_javascript(nojs_page, phone
         player = info["turn"]
         game = stored(live_app, game_id)
         engine = game.match.engine
-        moves = [(t, on) for t in hands[player] for on in engine.targets()
-                 if engine.is_legal(Action("play", player, t, on=on))]
+        moves = [
+            (t, on)
+            for t in hands[player]
+            for on in engine.targets()
+            if engine.is_legal(Action("play", player, t, on=on))
+        ]
         if moves:
             tile, on = rng.choice(moves)
             tap_play(page, tile, str(on), info["version"])
@@ -81,7 +86,9 @@ def test_whole_kozel_round_on_the_table_page_without_javascript(nojs_page, phone
                 assert_tap_targets(phone)
                 ends = page.locator(".end-badge")
                 state = page.request.get(f"/api/games/{game_id}").json()
-                assert [ends.nth(0).inner_text(), ends.nth(1).inner_text()] == [str(v) for v in state["round"]["ends"]]
+                assert [ends.nth(0).inner_text(), ends.nth(1).inner_text()] == [
+                    str(v) for v in state["round"]["ends"]
+                ]
         elif engine.is_legal(Action("draw", player)):
             page.click('button[data-action="draw"]')
             page.wait_for_selector(f'#table[data-version="{info["version"] + 1}"]')

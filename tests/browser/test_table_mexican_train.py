@@ -5,6 +5,7 @@ from them; every play is logged the way a player does it: tap the tile in the pi
 tap the lit train. Draws and passes go through the page's buttons. The round runs until it
 ends and the hands-left entry opens.
 """
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,8 @@ def deal(seed: int, players: list[str], hand: int, highest: int, engine: Tile):
     rng = random.Random(seed)
     tiles = [t for t in full_set(highest) if t != engine]
     rng.shuffle(tiles)
-    hands = {p: tiles[i * hand:(i + 1) * hand] for i, p in enumerate(players)}
-    return hands, tiles[len(players) * hand:], rng
+    hands = {p: tiles[i * hand : (i + 1) * hand] for i, p in enumerate(players)}
+    return hands, tiles[len(players) * hand :], rng
 
 
 def load_engine(live_app, game_id):
@@ -47,8 +48,11 @@ def load_engine(live_app, game_id):
 
 def table_state(page) -> dict:
     root = page.locator("#table")
-    return {"version": int(root.get_attribute("data-version")),
-            "status": root.get_attribute("data-status"), "turn": root.get_attribute("data-turn")}
+    return {
+        "version": int(root.get_attribute("data-version")),
+        "status": root.get_attribute("data-status"),
+        "turn": root.get_attribute("data-turn"),
+    }
 
 
 def play_mt_round(page, live_app, game_id, hands, boneyard, rng, shots=None, max_steps=400):
@@ -69,8 +73,10 @@ def play_mt_round(page, live_app, game_id, hands, boneyard, rng, shots=None, max
             page.wait_for_selector(f'#table[data-selected="{tile}"]')
             lit = page.locator(f'button.place.lit[data-place="{train}"]')
             assert lit.count() == 1, f"{train} should be lit for {tile}"
-            all_lit = {page.locator("button.place.lit").nth(i).get_attribute("data-place")
-                       for i in range(page.locator("button.place.lit").count())}
+            all_lit = {
+                page.locator("button.place.lit").nth(i).get_attribute("data-place")
+                for i in range(page.locator("button.place.lit").count())
+            }
             assert all_lit == set(legal_trains(engine, player, tile))
             lit.click()
             page.wait_for_selector(f'#table[data-version="{info["version"] + 1}"]')
@@ -122,7 +128,9 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
     refusal = page.locator(".refusal")
     refusal.wait_for()
     assert refusal.locator(".rule-id").inner_text() in ("mt.train.available", "mt.match")
-    assert page.locator(".refusal a.rule-link").get_attribute("href").startswith("/rules/mexican-train#rule-mt-")
+    assert (
+        page.locator(".refusal a.rule-link").get_attribute("href").startswith("/rules/mexican-train#rule-mt-")
+    )
     assert table_state(page)["version"] == 1
     # A play, then undo (asked for confirmation) takes it back.
     engine = load_engine(live_app, game_id).match.engine
@@ -181,5 +189,7 @@ def test_a_play_by_keyboard_alone_keeps_the_focus_where_the_player_is(page, live
     state = page.request.get(f"/api/games/{game_id}").json()
     laid = {name: train["tiles"] for name, train in state["round"]["trains"].items() if train["tiles"]}
     assert laid == {focused["place"]: ["5-9"]} or list(laid.values()) == [["5-9"]], laid
-    assert page.evaluate("!!document.activeElement.closest('#table') || document.activeElement.id === 'table'")
+    assert page.evaluate(
+        "!!document.activeElement.closest('#table') || document.activeElement.id === 'table'"
+    )
     screenshot(page, "table-mexican-train-keyboard")

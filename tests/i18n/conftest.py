@@ -1,4 +1,5 @@
 """Fixtures of the language tests: compiled catalogs and an app with init_i18n wired."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,6 +22,7 @@ def i18n_app(app):
     @app.get("/_i18n_probe")
     def probe():
         from flask import render_template_string
+
         return render_template_string("{{ current_lang() }}|{{ _('Game') }}")
 
     return app

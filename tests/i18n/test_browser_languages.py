@@ -15,6 +15,7 @@ left and no missing glyph; screenshots go to test-artifacts/i18n-<lang>-*.png.
   code point no font has), and the shipped .ttf's own character map covers every
   Devanagari/Gurmukhi character of the page (read here without any font library).
 """
+
 from __future__ import annotations
 
 import re
@@ -41,10 +42,32 @@ LANGUAGES = {
 # Latin words that may stay in any language: names, the brand, the switcher, abbreviations,
 # the word typed into a hand field for "went out" (the hands parser reads "out"), and the
 # JSON names of the API that refusals quote ('on', 'end').
-ALLOWED = {word.casefold() for word in (
-    *PLAYERS, "Domino", "Referee", "English", "Magyar", "CSV", "PDF", "PIN", "QR", "JSON",
-    "out", "on", "end", "mexican", "Chromium", "Debian", "HTTP", "bash", "scripts", "serve",
-    "lan")}
+ALLOWED = {
+    word.casefold()
+    for word in (
+        *PLAYERS,
+        "Domino",
+        "Referee",
+        "English",
+        "Magyar",
+        "CSV",
+        "PDF",
+        "PIN",
+        "QR",
+        "JSON",
+        "out",
+        "on",
+        "end",
+        "mexican",
+        "Chromium",
+        "Debian",
+        "HTTP",
+        "bash",
+        "scripts",
+        "serve",
+        "lan",
+    )
+}
 RULE_ID = re.compile(r"\b[a-z]{2}(?:\.[a-z0-9\-]+)+\b")  # mt.double.open, kz.fish.all
 # Hungarian words that are spelled like an English word of the catalog.
 # ("add": "Add meg …", give; "most": now; "fel": up; "van": is; "ide": here.)
@@ -95,24 +118,24 @@ def cmap(path: Path) -> set[int]:
     tables = struct.unpack(">H", data[4:6])[0]
     offset = None
     for i in range(tables):
-        tag, _sum, where, _length = struct.unpack(">4sLLL", data[12 + 16 * i: 28 + 16 * i])
+        tag, _sum, where, _length = struct.unpack(">4sLLL", data[12 + 16 * i : 28 + 16 * i])
         if tag == b"cmap":
             offset = where
     assert offset is not None, f"{path.name} has no cmap"
-    count = struct.unpack(">H", data[offset + 2: offset + 4])[0]
+    count = struct.unpack(">H", data[offset + 2 : offset + 4])[0]
     points: set[int] = set()
     for i in range(count):
-        _platform, _encoding, sub = struct.unpack(">HHL", data[offset + 4 + 8 * i: offset + 12 + 8 * i])
+        _platform, _encoding, sub = struct.unpack(">HHL", data[offset + 4 + 8 * i : offset + 12 + 8 * i])
         start = offset + sub
-        fmt = struct.unpack(">H", data[start: start + 2])[0]
+        fmt = struct.unpack(">H", data[start : start + 2])[0]
         if fmt == 4:
-            segs = struct.unpack(">H", data[start + 6: start + 8])[0] // 2
-            ends = struct.unpack(f">{segs}H", data[start + 14: start + 14 + 2 * segs])
+            segs = struct.unpack(">H", data[start + 6 : start + 8])[0] // 2
+            ends = struct.unpack(f">{segs}H", data[start + 14 : start + 14 + 2 * segs])
             begin = start + 16 + 2 * segs
-            starts = struct.unpack(f">{segs}H", data[begin: begin + 2 * segs])
-            deltas = struct.unpack(f">{segs}h", data[begin + 2 * segs: begin + 4 * segs])
+            starts = struct.unpack(f">{segs}H", data[begin : begin + 2 * segs])
+            deltas = struct.unpack(f">{segs}h", data[begin + 2 * segs : begin + 4 * segs])
             ranges_at = begin + 4 * segs
-            ranges = struct.unpack(f">{segs}H", data[ranges_at: ranges_at + 2 * segs])
+            ranges = struct.unpack(f">{segs}H", data[ranges_at : ranges_at + 2 * segs])
             for k in range(segs):
                 for code in range(starts[k], ends[k] + 1):
                     if code == 0xFFFF:
@@ -121,14 +144,14 @@ def cmap(path: Path) -> set[int]:
                         glyph = (code + deltas[k]) & 0xFFFF
                     else:
                         at = ranges_at + 2 * k + ranges[k] + 2 * (code - starts[k])
-                        glyph = struct.unpack(">H", data[at: at + 2])[0]
+                        glyph = struct.unpack(">H", data[at : at + 2])[0]
                         glyph = (glyph + deltas[k]) & 0xFFFF if glyph else 0
                     if glyph:
                         points.add(code)
         elif fmt == 12:
-            groups = struct.unpack(">L", data[start + 12: start + 16])[0]
+            groups = struct.unpack(">L", data[start + 12 : start + 16])[0]
             for g in range(groups):
-                first, last, _glyph = struct.unpack(">LLL", data[start + 16 + 12 * g: start + 28 + 12 * g])
+                first, last, _glyph = struct.unpack(">LLL", data[start + 16 + 12 * g : start + 28 + 12 * g])
                 points.update(range(first, last + 1))
     return points
 
@@ -209,8 +232,7 @@ def referee_game_mid_round(page) -> str:
 
 def score_pad_game(page) -> str:
     """A Mexican Train score pad with two booked rounds (the scoresheet's table and chart)."""
-    game = api(page, "/api/games", {"game": "mexican-train", "set": 9, "players": PLAYERS,
-                                    "mode": "scores"})
+    game = api(page, "/api/games", {"game": "mexican-train", "set": 9, "players": PLAYERS, "mode": "scores"})
     game_id = game["id"]
     api(page, f"/api/games/{game_id}/rounds/1/hands", {"hands": {"Ana": 0, "Ben": 23, "Caro": 41}})
     api(page, f"/api/games/{game_id}/rounds/2/hands", {"hands": {"Ana": 12, "Ben": [], "Caro": 7}})
@@ -241,18 +263,22 @@ def assert_glyphs(page, lang: str, where: str, text: str) -> None:
     else:  # Hungarian: the accented letters, in the page's own font stack
         sample = "".join(ch for ch in text if ord(ch) > 0x7F and unicodedata.category(ch).startswith("L"))
         assert set("őéáöü") & set(sample), f"{where}: no Hungarian accented letters on the page"
-    result = page.evaluate(GLYPHS_JS, [family or "", sample[:400],
-                                       f"/static/fonts/{font_file}" if font_file else ""])
+    result = page.evaluate(
+        GLYPHS_JS, [family or "", sample[:400], f"/static/fonts/{font_file}" if font_file else ""]
+    )
     assert result["check"], f"{lang} {where}: document.fonts.check is false for the page's text"
     assert not result["missing"], f"{lang} {where}: drawn as the fallback box: {result['missing']}"
     if family:
         assert result["faces"] and all(face["status"] in ("loaded", "unloaded") for face in result["faces"])
-        assert any(face["status"] == "loaded" for face in result["faces"]), \
+        assert any(face["status"] == "loaded" for face in result["faces"]), (
             f"{lang} {where}: the shipped {family} was not loaded: {result['faces']}"
-        assert abs(result["real"] - result["shipped"]) < 0.01, \
+        )
+        assert abs(result["real"] - result["shipped"]) < 0.01, (
             f"{lang} {where}: the page's {family} does not measure like the shipped file: {result}"
-        assert abs(result["real"] - result["boxes"]) > 1, \
+        )
+        assert abs(result["real"] - result["boxes"]) > 1, (
             f"{lang} {where}: the text measures like fallback boxes: {result}"
+        )
         covered = cmap(FONTS / font_file)
         uncovered = sorted({ch for ch in sample if ord(ch) not in covered and ch not in "\u200c\u200d"})
         assert not uncovered, f"{lang} {where}: {font_file} has no glyph for {uncovered}"

@@ -1,5 +1,6 @@
 """The catalog check: every message of the code is translated in hi, pa and hu, nothing
 fuzzy, nothing empty, placeholders intact, and the catalogs compile."""
+
 from __future__ import annotations
 
 import string
@@ -14,8 +15,16 @@ from referee.web.i18n import CODES, TRANSLATIONS, compile_catalogs
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = [code for code in CODES if code != "en"]  # English is the source language
-KEYWORDS = {"refuse": (2,), "phrase": (1,), "_": None, "gettext": None, "_l": None,
-            "lazy_gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {
+    "refuse": (2,),
+    "phrase": (1,),
+    "_": None,
+    "gettext": None,
+    "_l": None,
+    "lazy_gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+}
 
 
 def catalog(lang: str):
@@ -24,8 +33,7 @@ def catalog(lang: str):
 
 
 def fields(text: str) -> list[tuple[str, str | None]]:
-    return sorted({(name, conv) for _, name, _, conv in string.Formatter().parse(text)
-                   if name is not None})
+    return sorted({(name, conv) for _, name, _, conv in string.Formatter().parse(text) if name is not None})
 
 
 def code_messages() -> set[str]:
@@ -34,7 +42,8 @@ def code_messages() -> set[str]:
         method_map, options_map = parse_mapping_cfg(handle)
     found = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map=method_map, options_map=options_map, keywords=KEYWORDS):
+        str(ROOT), method_map=method_map, options_map=options_map, keywords=KEYWORDS
+    ):
         if isinstance(message, (tuple, list)):
             found.update(part for part in message if part)
         elif message:
@@ -86,11 +95,13 @@ def test_every_message_of_the_code_is_translated(lang):
             translated.update(ids)
     missing = sorted(code_messages() - translated)
     assert not missing, f"{lang}: {len(missing)} messages not in the catalog:\n" + "\n".join(
-        repr(m) for m in missing)
+        repr(m) for m in missing
+    )
 
 
 def test_catalogs_compile(tmp_path):
     import shutil
+
     shutil.copytree(TRANSLATIONS, tmp_path / "translations")
     written = compile_catalogs(tmp_path / "translations", strict=True)
     assert sorted(mo.parents[1].name for mo in written) == sorted(LANGS)

@@ -1,4 +1,5 @@
 """Language choice: the lang cookie (set by /lang/<code>), else Accept-Language, else en."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,12 +15,15 @@ def test_default_is_english(i18n_client):
     assert probe(i18n_client) == "en|Game"
 
 
-@pytest.mark.parametrize("header, expected", [
-    ("hi-IN,hi;q=0.9,en;q=0.8", "hi|खेल"),
-    ("pa-IN,pa;q=0.9", "pa|ਖੇਡ"),
-    ("hu-HU,hu;q=0.9,en;q=0.5", "hu|Játék"),
-    ("de-DE,de;q=0.9", "en|Game"),
-])
+@pytest.mark.parametrize(
+    "header, expected",
+    [
+        ("hi-IN,hi;q=0.9,en;q=0.8", "hi|खेल"),
+        ("pa-IN,pa;q=0.9", "pa|ਖੇਡ"),
+        ("hu-HU,hu;q=0.9,en;q=0.5", "hu|Játék"),
+        ("de-DE,de;q=0.9", "en|Game"),
+    ],
+)
 def test_browser_language(i18n_client, header, expected):
     assert probe(i18n_client, **{"Accept-Language": header}) == expected
 
@@ -63,15 +67,20 @@ def test_switcher_globals(i18n_app):
     assert LANGUAGES == (("en", "English"), ("hi", "हिन्दी"), ("pa", "ਪੰਜਾਬੀ"), ("hu", "Magyar"))
     with i18n_app.test_request_context("/games/1?tab=x"):
         from flask import render_template_string
+
         html = render_template_string(
-            "{% for code, name in LANGUAGES %}<a href=\"{{ lang_url(code) }}\">{{ name }}</a>{% endfor %}")
-    assert 'href="/lang/hi?next=/games/1?tab%3Dx"' in html or 'href="/lang/hi?next=/games/1%3Ftab%3Dx"' in html
+            '{% for code, name in LANGUAGES %}<a href="{{ lang_url(code) }}">{{ name }}</a>{% endfor %}'
+        )
+    assert (
+        'href="/lang/hi?next=/games/1?tab%3Dx"' in html or 'href="/lang/hi?next=/games/1%3Ftab%3Dx"' in html
+    )
     assert "ਪੰਜਾਬੀ" in html
 
 
 def test_forms_can_be_translated(i18n_app):
     from referee.web.forms import NewGameForm
     from referee.web.i18n import translate_form
+
     with i18n_app.test_request_context("/", headers={"Accept-Language": "hu"}):
         form = translate_form(NewGameForm(meta={"csrf": False}))
         assert form.game.label.text == "Játék"
@@ -79,17 +88,31 @@ def test_forms_can_be_translated(i18n_app):
         assert form.players.entries[0].label.text == "Játékos"
 
 
-@pytest.mark.parametrize("lang, not_a_number, out_of_range", [
-    ("en", "Not a valid integer value.", "Number must be between 0 and 18."),
-    ("hi", "यह मान्य पूर्ण संख्या नहीं है।", "संख्या 0 और 18 के बीच होनी चाहिए।"),
-    ("pa", "ਇਹ ਸਹੀ ਪੂਰੀ ਸੰਖਿਆ ਨਹੀਂ ਹੈ।", "ਸੰਖਿਆ 0 ਅਤੇ 18 ਦੇ ਵਿਚਕਾਰ ਹੋਣੀ ਚਾਹੀਦੀ ਹੈ।"),
-    ("hu", "Nem érvényes egész szám.", "A szám 0 és 18 között legyen."),
-])
-def test_the_new_game_form_explains_bad_numbers_in_the_language(i18n_client, lang, not_a_number, out_of_range):
+@pytest.mark.parametrize(
+    "lang, not_a_number, out_of_range",
+    [
+        ("en", "Not a valid integer value.", "Number must be between 0 and 18."),
+        ("hi", "यह मान्य पूर्ण संख्या नहीं है।", "संख्या 0 और 18 के बीच होनी चाहिए।"),
+        ("pa", "ਇਹ ਸਹੀ ਪੂਰੀ ਸੰਖਿਆ ਨਹੀਂ ਹੈ।", "ਸੰਖਿਆ 0 ਅਤੇ 18 ਦੇ ਵਿਚਕਾਰ ਹੋਣੀ ਚਾਹੀਦੀ ਹੈ।"),
+        ("hu", "Nem érvényes egész szám.", "A szám 0 és 18 között legyen."),
+    ],
+)
+def test_the_new_game_form_explains_bad_numbers_in_the_language(
+    i18n_client, lang, not_a_number, out_of_range
+):
     i18n_client.set_cookie("lang", lang)
-    response = i18n_client.post("/games/new", data={
-        "game": "mexican-train", "mode": "referee", "players-0": "Ana", "players-1": "Ben",
-        "mt_hand_size": "lots", "mt_first_double": "99", "start": "1"})
+    response = i18n_client.post(
+        "/games/new",
+        data={
+            "game": "mexican-train",
+            "mode": "referee",
+            "players-0": "Ana",
+            "players-1": "Ben",
+            "mt_hand_size": "lots",
+            "mt_first_double": "99",
+            "start": "1",
+        },
+    )
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert f'<span class="field-error">{not_a_number}</span>' in html

@@ -5,6 +5,7 @@ The match and the option checks build their refusals with ``refuse``/``bad_reque
 templates; the pages show them through ``translate_violation``; the JSON API keeps the
 English sentence (the API contract).
 """
+
 from __future__ import annotations
 
 import html
@@ -20,6 +21,7 @@ from tests.web.page_helpers import MT_FORM, refusal, text
 LANGS = ("hi", "pa", "hu")
 SCRIPT = {"hi": (0x0900, 0x097F), "pa": (0x0A00, 0x0A7F)}
 HU_LETTERS = set("áéíóöőúüűÁÉÍÓÖŐÚÜŰ")  # Hungarian has no script of its own: its accents
+
 
 def refusal_box(body: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", refusal(body)))
@@ -38,9 +40,11 @@ def choose(client, lang: str) -> None:
 
 # ----- the core: English unchanged, a template to translate ---------------------------------
 
+
 def score_pad(players=("Ana", "Ben", "Caro")) -> Match:
-    return Match(GameConfig.from_json({"game": "mexican-train", "mode": "scores", "set": 9,
-                                       "players": list(players)}))
+    return Match(
+        GameConfig.from_json({"game": "mexican-train", "mode": "scores", "set": 9, "players": list(players)})
+    )
 
 
 def refused(call, kind=RuleViolation):
@@ -51,8 +55,7 @@ def refused(call, kind=RuleViolation):
 
 def test_match_refusals_keep_their_english_and_carry_a_template():
     match = score_pad()
-    error = refused(lambda: match.enter_hands(1, {"hands": {"Ana": ["5-6", "6-5"], "Ben": 3,
-                                                            "Caro": []}}))
+    error = refused(lambda: match.enter_hands(1, {"hands": {"Ana": ["5-6", "6-5"], "Ben": 3, "Caro": []}}))
     assert error.rule_id == "unique"
     assert error.message == "5-6 is entered twice in Ana's hand: each tile exists once."
     assert error.template == "{tile} is entered twice in {player}'s hand: each tile exists once."
@@ -68,12 +71,17 @@ def test_bad_requests_keep_their_english_and_carry_a_template():
     error = refused(lambda: GameConfig.from_json({"game": "kozel", "players": ["<b>", "C"]}), BadRequest)
     assert error.message == "A player name may not contain '<' or '>'." and error.field == "players"
     assert error.template == error.message
-    error = refused(lambda: score_pad().enter_hands(1, {"hands": {"Ana": ["abc"], "Ben": 1, "Caro": 2}}),
-                    BadRequest)
+    error = refused(
+        lambda: score_pad().enter_hands(1, {"hands": {"Ana": ["abc"], "Ben": 1, "Caro": 2}}), BadRequest
+    )
     assert error.message == "Ana's hand: 'abc' is not a tile: write it as two numbers like \"5-12\"."
     assert error.template == "{player}'s hand: {error}"
-    error = refused(lambda: GameConfig.from_json({"game": "mexican-train", "players": ["A", "B"],
-                                                  "options": {"double_blank": 7}}), BadRequest)
+    error = refused(
+        lambda: GameConfig.from_json(
+            {"game": "mexican-train", "players": ["A", "B"], "options": {"double_blank": 7}}
+        ),
+        BadRequest,
+    )
     assert error.message == "Option 'double_blank' must be one of 0, 25, 50."
     assert error.params == {"key": "double_blank", "allowed": "0, 25, 50"}
 
@@ -90,9 +98,16 @@ def test_match_refusals_and_bad_requests_translate(lang):
         refused(lambda: GameConfig.from_json({"game": "chicken-foot", "set": 6, "players": ["A", "B"]})),
         refused(lambda: GameConfig.from_json({"game": "kozel", "players": ["Ana", "ana"]}), BadRequest),
         refused(lambda: match.enter_hands(1, {"hands": {"Ana": ["x"], "Ben": 1, "Caro": 2}}), BadRequest),
-        refused(lambda: GameConfig.from_json({"game": "mexican-train", "players": ["A", "B"],
-                                              "options": {"first_double": 3, "last_double": 5}}),
-                BadRequest),
+        refused(
+            lambda: GameConfig.from_json(
+                {
+                    "game": "mexican-train",
+                    "players": ["A", "B"],
+                    "options": {"first_double": 3, "last_double": 5},
+                }
+            ),
+            BadRequest,
+        ),
     ]
     for error in errors:
         assert error.template, error
@@ -107,9 +122,11 @@ def test_match_refusals_and_bad_requests_translate(lang):
 
 # ----- the pages ----------------------------------------------------------------------------
 
+
 def hands(client, game_id, number, *entries):
-    return client.post(f"/games/{game_id}/rounds/{number}/hands",
-                       data={f"p{i}": entry for i, entry in enumerate(entries)})
+    return client.post(
+        f"/games/{game_id}/rounds/{number}/hands", data={f"p{i}": entry for i, entry in enumerate(entries)}
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -159,8 +176,15 @@ def test_new_game_form_shows_a_bad_request_in_the_language(client, api, lang):
     assert status == 400 and data["error"] == "A player name may not contain '<' or '>'."
 
 
-ENGLISH_UNLOCK = ("Table PIN", "Anyone can watch this game", "Just watch", "Back to the game",
-                  "Unlock", "Language", "Domino Referee</a>")
+ENGLISH_UNLOCK = (
+    "Table PIN",
+    "Anyone can watch this game",
+    "Just watch",
+    "Back to the game",
+    "Unlock",
+    "Language",
+    "Domino Referee</a>",
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -169,13 +193,16 @@ def test_unlock_page_in_the_language(client, api, lang):
     gid = game["id"]
     choose(client, lang)
     body = text(client.get(f"/games/{gid}/unlock"))
-    main = body[body.index("<header"):]
+    main = body[body.index("<header") :]
     for english in ENGLISH_UNLOCK:
         assert english not in main, english
     assert in_language(re.sub(r"<[^>]+>", " ", main), lang)
     # a wrong PIN, a malformed PIN and an empty one: the problem is in the language too
-    for pin, status, english in (("1357", 403, "nothing was unlocked"), ("12", 400, "4 to 8 digits"),
-                                 ("", 400, "Enter the table PIN")):
+    for pin, status, english in (
+        ("1357", 403, "nothing was unlocked"),
+        ("12", 400, "4 to 8 digits"),
+        ("", 400, "Enter the table PIN"),
+    ):
         response = client.post(f"/games/{gid}/unlock", data={"pin": pin})
         assert response.status_code == status
         problem = re.search(r'<p class="refusal" role="alert">(.*?)</p>', text(response), re.S).group(1)

@@ -1,4 +1,5 @@
 """Refusals of the two engines carry a template and come out translated."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,10 +51,12 @@ def test_template_and_message_agree():
 @pytest.mark.parametrize("lang", LANGS)
 def test_mexican_train_refusals(lang):
     engine = mexican_round()
-    for action in (Action("play", "Ben", Tile(12, 3), "Ben"),          # turn
-                   Action("play", "Ana", Tile(3, 4), "Ben"),           # mt.train.available
-                   Action("play", "Ana", Tile(3, 4), "Ana"),           # mt.match
-                   Action("pass", "Ana")):                             # mt.marker.place
+    for action in (
+        Action("play", "Ben", Tile(12, 3), "Ben"),  # turn
+        Action("play", "Ana", Tile(3, 4), "Ben"),  # mt.train.available
+        Action("play", "Ana", Tile(3, 4), "Ana"),  # mt.match
+        Action("pass", "Ana"),
+    ):  # mt.marker.place
         error = refusal(engine, action)
         assert error.template, error
         text = translate_violation(error, lang)
@@ -73,18 +76,20 @@ def test_nested_phrase_is_translated():
 def test_kozel_refusals(lang):
     engine = kozel_round()
     engine.apply(Action("start", "Masha"))
-    for action in (Action("pass", "Masha"),                           # kz.bazaar (empty line)
-                   Action("play", "Alex", Tile(1, 1))):               # turn
+    for action in (
+        Action("pass", "Masha"),  # kz.bazaar (empty line)
+        Action("play", "Alex", Tile(1, 1)),
+    ):  # turn
         error = refusal(engine, action)
         text = translate_violation(error, lang)
         assert_translated(error, error.message, lang, text)
     engine.apply(Action("play", "Masha", Tile(1, 1)))
-    error = refusal(engine, Action("pass", "Alex"))                   # bazaar still has tiles
+    error = refusal(engine, Action("pass", "Alex"))  # bazaar still has tiles
     assert error.rule_id == "kz.bazaar" and error.params == {"count": 14}
     text = translate_violation(error, lang)
     assert_translated(error, error.message, lang, text)
     assert "14" in text
-    error = refusal(engine, Action("play", "Alex", Tile(2, 3)))       # kz.match, nested ends
+    error = refusal(engine, Action("play", "Alex", Tile(2, 3)))  # kz.match, nested ends
     assert error.rule_id == "kz.match"
     assert_translated(error, error.message, lang, translate_violation(error, lang))
 
@@ -121,6 +126,7 @@ def test_reminders_redeal_and_scoresheet_lines(lang):
     _again, verdict = redeal_check(["1-1", "2-2", "3-3", "4-4", "5-5", "0-6", "1-6"])
     assert_translated(verdict, str(verdict), lang, translate_text(verdict, lang))
     for line in Kozel.rules_in_force(KozelOptions()) + MexicanTrain.rules_in_force(
-            MexicanTrain.parse_options({}, 12, ("a", "b"))):
+        MexicanTrain.parse_options({}, 12, ("a", "b"))
+    ):
         assert_translated(line, str(line), lang, translate_text(line, lang))
     assert translate_text("plain text", lang) == "plain text"

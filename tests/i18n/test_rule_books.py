@@ -1,4 +1,5 @@
 """The translated rule books: same ids, in the same order, each with its own text."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,11 @@ from referee.rules import book
 LANGS = book.TRANSLATED
 ENGLISH = {rule.id: rule for rule in book.all_rules("en")}
 CODE = re.compile(r"`[^`]*`|\b[a-z]{2}\.[a-z0-9.\-]+\b|\(?[a-z_]+ = [a-z]+\)?")
-ENGLISH_WORDS = re.compile(r"\b(the|and|with|player|players|tile|tiles|round|train|must|"
-                           r"which|when|until|every|their|double)\b", re.IGNORECASE)
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|with|player|players|tile|tiles|round|train|must|"
+    r"which|when|until|every|their|double)\b",
+    re.IGNORECASE,
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)

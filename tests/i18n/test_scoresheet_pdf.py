@@ -1,5 +1,6 @@
 """The scoresheet PDF is printed in the language of the request (the lang cookie), with the
 Devanagari and Gurmukhi faces embedded for Hindi and Punjabi."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,11 @@ import pytest
 
 def pdf_fonts(data: bytes) -> set[str]:
     """The embedded fonts' names, without the subset prefix ("AAAAAA+")."""
-    return {name.split("+", 1)[-1] for name in re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", data)
-            for name in [name.decode()]}
+    return {
+        name.split("+", 1)[-1]
+        for name in re.findall(rb"/BaseFont\s*/([A-Za-z0-9+\-]+)", data)
+        for name in [name.decode()]
+    }
 
 
 @pytest.mark.parametrize("lang, family", [("hi", "NotoSansDevanagari"), ("pa", "NotoSansGurmukhi")])

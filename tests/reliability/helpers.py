@@ -1,4 +1,5 @@
 """Shared by the reliability tests: the whole database as seen through the API."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,9 +8,13 @@ from typing import Any
 def snapshot(client) -> dict[str, Any]:
     """Every game's state and events: what a refused request must leave untouched."""
     games = client.get("/api/games").get_json()["games"]
-    return {g["id"]: (client.get(f"/api/games/{g['id']}").get_json(),
-                      client.get(f"/api/games/{g['id']}/events").get_json()["events"])
-            for g in games}
+    return {
+        g["id"]: (
+            client.get(f"/api/games/{g['id']}").get_json(),
+            client.get(f"/api/games/{g['id']}/events").get_json()["events"],
+        )
+        for g in games
+    }
 
 
 def assert_refusal(response, status: int) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Backup: export one game or everything as JSON, import it into a fresh database, and get
 the identical games back (state and event log); a bad import changes nothing."""
+
 from __future__ import annotations
 
 import json
@@ -31,11 +32,16 @@ def played(api):
     ok(api.act(mt["id"], type="pass", player="Ben"))
     ok(api.hands(mt["id"], 1, {"Ana": 3, "Ben": 40, "Caro": 11}))
     ids["mt"] = mt["id"]
-    pad = api.create(game="mexican-train", players=["Éva", "Tom & Jerry", "अनीता"], set=9, mode="scores",
-                     pin="2468")
+    pad = api.create(
+        game="mexican-train", players=["Éva", "Tom & Jerry", "अनीता"], set=9, mode="scores", pin="2468"
+    )
+
     def pad_hands(number, points):
-        response = api.client.post(f"/api/games/{pad['id']}/rounds/{number}/hands", headers={"X-Table-Pin": "2468"},
-                                   json={"hands": dict(zip(pad["players"], points))})
+        response = api.client.post(
+            f"/api/games/{pad['id']}/rounds/{number}/hands",
+            headers={"X-Table-Pin": "2468"},
+            json={"hands": dict(zip(pad["players"], points))},
+        )
         assert response.status_code == 200, response.get_json()
 
     for number, points in enumerate(([0, 5, 9], [4, 0, 2], [7, 7, 0]), start=1):
@@ -57,8 +63,14 @@ def played(api):
 
 
 def fresh(tmp_path, name):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{name}.db"), "SECRET_KEY": "t",
-                      "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / f"{name}.db"),
+            "SECRET_KEY": "t",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     return app.test_client()
 
 
@@ -94,9 +106,13 @@ def test_one_game_export_is_a_download_and_round_trips(client, played, tmp_path)
     assert other.post("/api/import", json=backup).status_code == 201
     original = client.get(f"/api/games/{game_id}").get_json()
     assert other.get(f"/api/games/{game_id}").get_json() == original
-    assert other.get(f"/api/games/{game_id}/events").get_json() == client.get(f"/api/games/{game_id}/events").get_json()
+    assert (
+        other.get(f"/api/games/{game_id}/events").get_json()
+        == client.get(f"/api/games/{game_id}/events").get_json()
+    )
     assert other.get("/api/games").get_json()["games"] == [
-        g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id]
+        g for g in client.get("/api/games").get_json()["games"] if g["id"] == game_id
+    ]
 
 
 def test_an_imported_game_plays_on_like_the_original(client, played, tmp_path):
@@ -105,7 +121,10 @@ def test_an_imported_game_plays_on_like_the_original(client, played, tmp_path):
     for target in (client, other):
         response = Api(target).act(played["kz"], type="play", player="Caro", tile="3-6", on="1-3")
         assert response[0] in (200, 422)
-    assert other.get(f"/api/games/{played['kz']}").get_json() == client.get(f"/api/games/{played['kz']}").get_json()
+    assert (
+        other.get(f"/api/games/{played['kz']}").get_json()
+        == client.get(f"/api/games/{played['kz']}").get_json()
+    )
 
 
 def test_the_pin_is_not_exported_but_can_be_given_on_import(client, played, tmp_path):
@@ -134,36 +153,44 @@ def tampered(backup, change):
 
 
 def _illegal_play(b):
-    b["games"][-1]["events"].append({"version": len(b["games"][-1]["events"]) + 1, "kind": "action",
-                                     "payload": {"type": "play", "player": "Ana", "tile": "9-8", "on": "5-5"},
-                                     "created": None})
+    b["games"][-1]["events"].append(
+        {
+            "version": len(b["games"][-1]["events"]) + 1,
+            "kind": "action",
+            "payload": {"type": "play", "player": "Ana", "tile": "9-8", "on": "5-5"},
+            "created": None,
+        }
+    )
 
 
-@pytest.mark.parametrize("change, status", [
-    (lambda b: b.update(format="something-else"), 400),
-    (lambda b: b.update(format_version=2), 400),
-    (lambda b: b.update(games=[]), 400),
-    (lambda b: b.update(games="all"), 400),
-    (lambda b: b.update(extra=1), 400),
-    (lambda b: b["games"][0].update(id="has space"), 400),
-    (lambda b: b["games"][0].update(id=""), 400),
-    (lambda b: b["games"][1].update(id=b["games"][0]["id"]), 400),
-    (lambda b: b["games"][0].update(events=[]), 400),
-    (lambda b: b["games"][0].update(pin="12"), 400),
-    (lambda b: b["games"][0].update(protected="yes"), 400),
-    (lambda b: b["games"][0]["events"][1].update(version=7), 400),
-    (lambda b: b["games"][0]["events"][0].update(kind="action"), 400),
-    (lambda b: b["games"][0]["events"][1].update(kind="create"), 400),
-    (lambda b: b["games"][0]["events"][1].update(payload=[]), 400),
-    (lambda b: b["games"][0]["events"][1].update(extra=1), 400),
-    (lambda b: b["games"][0]["events"][1].update(created="x" * 100), 400),
-    (lambda b: b["games"][0]["events"][0]["payload"].update(game="poker"), 400),
-    (lambda b: b["games"][0]["events"][0]["payload"]["players"].append("<script>x</script>"), 400),
-    (lambda b: b["games"][-1]["events"][1]["payload"].update(type="jump"), 400),
-    (lambda b: b["games"][-1]["events"][1]["payload"].update(player="Zed"), 422),
-    (lambda b: b["games"][-1]["events"][2]["payload"].update(tile="9-9"), 422),
-    (_illegal_play, 422),
-])
+@pytest.mark.parametrize(
+    "change, status",
+    [
+        (lambda b: b.update(format="something-else"), 400),
+        (lambda b: b.update(format_version=2), 400),
+        (lambda b: b.update(games=[]), 400),
+        (lambda b: b.update(games="all"), 400),
+        (lambda b: b.update(extra=1), 400),
+        (lambda b: b["games"][0].update(id="has space"), 400),
+        (lambda b: b["games"][0].update(id=""), 400),
+        (lambda b: b["games"][1].update(id=b["games"][0]["id"]), 400),
+        (lambda b: b["games"][0].update(events=[]), 400),
+        (lambda b: b["games"][0].update(pin="12"), 400),
+        (lambda b: b["games"][0].update(protected="yes"), 400),
+        (lambda b: b["games"][0]["events"][1].update(version=7), 400),
+        (lambda b: b["games"][0]["events"][0].update(kind="action"), 400),
+        (lambda b: b["games"][0]["events"][1].update(kind="create"), 400),
+        (lambda b: b["games"][0]["events"][1].update(payload=[]), 400),
+        (lambda b: b["games"][0]["events"][1].update(extra=1), 400),
+        (lambda b: b["games"][0]["events"][1].update(created="x" * 100), 400),
+        (lambda b: b["games"][0]["events"][0]["payload"].update(game="poker"), 400),
+        (lambda b: b["games"][0]["events"][0]["payload"]["players"].append("<script>x</script>"), 400),
+        (lambda b: b["games"][-1]["events"][1]["payload"].update(type="jump"), 400),
+        (lambda b: b["games"][-1]["events"][1]["payload"].update(player="Zed"), 422),
+        (lambda b: b["games"][-1]["events"][2]["payload"].update(tile="9-9"), 422),
+        (_illegal_play, 422),
+    ],
+)
 def test_a_bad_import_is_refused_whole_and_changes_nothing(client, played, tmp_path, change, status):
     other = fresh(tmp_path, "bad")
     other.post("/api/games", json={"game": "kozel", "players": ["X", "Y"]})
@@ -178,6 +205,7 @@ def test_export_all_is_one_moment_while_another_tablet_deletes_and_plays(app, cl
     """Between listing the games and reading each, another connection deletes one game and
     plays on in another: the backup is the database as it was when the export began."""
     from referee.store import Store
+
     before = client.get("/api/export").get_json()["games"]
     list_games = Store.list_games
 
@@ -186,7 +214,9 @@ def test_export_all_is_one_moment_while_another_tablet_deletes_and_plays(app, cl
         elsewhere = Store(app.config["DATABASE"])
         try:
             elsewhere.delete(played["cf"])
-            elsewhere.change(played["kz"], "action", {"type": "play", "player": "Caro", "tile": "3-3", "on": "1-3"})
+            elsewhere.change(
+                played["kz"], "action", {"type": "play", "player": "Caro", "tile": "3-3", "on": "1-3"}
+            )
         finally:
             elsewhere.close()
         return rows
@@ -198,8 +228,10 @@ def test_export_all_is_one_moment_while_another_tablet_deletes_and_plays(app, cl
     assert response.get_json()["games"] == before  # not a mix of two moments
     after = client.get("/api/export").get_json()["games"]
     assert played["cf"] not in {g["id"] for g in after}
-    assert len(next(g for g in after if g["id"] == played["kz"])["events"]) == \
-        len(next(g for g in before if g["id"] == played["kz"])["events"]) + 1
+    assert (
+        len(next(g for g in after if g["id"] == played["kz"])["events"])
+        == len(next(g for g in before if g["id"] == played["kz"])["events"]) + 1
+    )
 
 
 def test_an_import_is_one_transaction_invisible_until_whole(client, played, tmp_path, monkeypatch):
@@ -207,10 +239,12 @@ def test_an_import_is_one_transaction_invisible_until_whole(client, played, tmp_
     app there leaves nothing behind); a failure on the last event leaves nothing either,
     and the cache hands out nothing of the rolled-back games afterwards."""
     from referee.store import Store
+
     backup = client.get("/api/export").get_json()
     target = tmp_path / "target.db"
-    importer = create_app({"TESTING": True, "DATABASE": str(target), "SECRET_KEY": "t",
-                           "WTF_CSRF_ENABLED": False}).test_client()
+    importer = create_app(
+        {"TESTING": True, "DATABASE": str(target), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
+    ).test_client()
     seen_midway: list[int] = []
     change = Store.change
     calls = [0]

@@ -1,5 +1,6 @@
 """Bad input everywhere is a clear 4xx with {"error", "rule"} and changes nothing
 (state, version, events and the list of games compared before and after)."""
+
 from __future__ import annotations
 
 import json
@@ -169,13 +170,15 @@ def test_bad_games_are_refused_and_create_nothing(client, games, body, status):
     assert snapshot(client) == before
 
 
-@pytest.mark.parametrize("url", ["/api/games", "/api/games/{mt}/actions", "/api/games/{pad}/rounds/2/hands",
-                                 "/api/import"])
+@pytest.mark.parametrize(
+    "url", ["/api/games", "/api/games/{mt}/actions", "/api/games/{pad}/rounds/2/hands", "/api/import"]
+)
 def test_every_json_endpoint_refuses_other_types_huge_and_deep_bodies(client, games, url):
     url = url.format(**games)
     before = snapshot(client)
-    assert_refusal(client.post(url, data="type=draw&player=Ben",
-                               content_type="application/x-www-form-urlencoded"), 415)
+    assert_refusal(
+        client.post(url, data="type=draw&player=Ben", content_type="application/x-www-form-urlencoded"), 415
+    )
     assert_refusal(client.post(url, data='{"type": "draw"}', content_type="text/plain"), 415)
     assert_refusal(client.post(url), 415)
     assert_refusal(post_raw(client, url, "{broken"), 400)
@@ -197,8 +200,11 @@ def test_a_refused_pin_change_changes_nothing(client, api):
     game = api.create(game="mexican-train", players=PLAYERS, set=9, mode="scores", pin="4321")
     before = snapshot(client)
     for headers in ({}, {"X-Table-Pin": "1234"}, {"X-Table-Pin": ""}, {"X-Table-Pin": "4321 "}):
-        response = client.post(f"/api/games/{game['id']}/rounds/1/hands", headers=headers,
-                               json={"hands": {"Ana": 0, "Ben": 1, "Caro": 2}})
+        response = client.post(
+            f"/api/games/{game['id']}/rounds/1/hands",
+            headers=headers,
+            json={"hands": {"Ana": 0, "Ben": 1, "Caro": 2}},
+        )
         assert_refusal(response, 403)
     assert snapshot(client) == before
 
@@ -208,30 +214,43 @@ def test_a_refused_pin_change_changes_nothing(client, api):
 
 def test_new_game_form_refuses_bad_names_and_creates_nothing(client, games):
     before = snapshot(client)
-    for names in (["Ana", "<script>alert(1)</script>"], ["Ana", "B" * 41], ["Ana", "ana"],
-                  ["Ana", "Be\u0000n"]):
-        data = {"game": "kozel", "mode": "referee", "set": "", "start": "Start the game",
-                **{f"players-{i}": name for i, name in enumerate(names)}}
+    for names in (
+        ["Ana", "<script>alert(1)</script>"],
+        ["Ana", "B" * 41],
+        ["Ana", "ana"],
+        ["Ana", "Be\u0000n"],
+    ):
+        data = {
+            "game": "kozel",
+            "mode": "referee",
+            "set": "",
+            "start": "Start the game",
+            **{f"players-{i}": name for i, name in enumerate(names)},
+        }
         response = client.post("/games/new", data=data)
         assert 400 <= response.status_code < 500, (names, response.status_code)
         assert "<script>alert" not in response.get_data(as_text=True)
-    for data in ({"game": "poker", "players-0": "A", "players-1": "B", "mode": "referee", "start": "1"},
-                 {"game": "kozel", "players-0": "A", "players-1": "B", "mode": "x", "start": "1"},
-                 {"game": "kozel", "players-0": "A", "players-1": "B", "mode": "referee", "set": "7",
-                  "start": "1"}):
+    for data in (
+        {"game": "poker", "players-0": "A", "players-1": "B", "mode": "referee", "start": "1"},
+        {"game": "kozel", "players-0": "A", "players-1": "B", "mode": "x", "start": "1"},
+        {"game": "kozel", "players-0": "A", "players-1": "B", "mode": "referee", "set": "7", "start": "1"},
+    ):
         response = client.post("/games/new", data=data)
         assert 400 <= response.status_code < 500, (data, response.status_code)
     assert snapshot(client) == before
 
 
-@pytest.mark.parametrize("entries", [
-    {"p0": "-3", "p1": "0", "p2": "4"},
-    {"p0": "99999999999", "p1": "0", "p2": "4"},
-    {"p0": "12-12", "p1": "0", "p2": "4"},
-    {"p0": "banana", "p1": "0", "p2": "4"},
-    {"p0": "1-2 2-1", "p1": "0", "p2": "4"},
-    {"p0": "x" * 5000, "p1": "0", "p2": "4"},
-])
+@pytest.mark.parametrize(
+    "entries",
+    [
+        {"p0": "-3", "p1": "0", "p2": "4"},
+        {"p0": "99999999999", "p1": "0", "p2": "4"},
+        {"p0": "12-12", "p1": "0", "p2": "4"},
+        {"p0": "banana", "p1": "0", "p2": "4"},
+        {"p0": "1-2 2-1", "p1": "0", "p2": "4"},
+        {"p0": "x" * 5000, "p1": "0", "p2": "4"},
+    ],
+)
 def test_hands_form_refuses_bad_entries_and_changes_nothing(client, games, entries):
     game_id = games["pad"]
     before = snapshot(client)
@@ -247,23 +266,27 @@ def test_unlock_form_refuses_malformed_pins(client, api, pin):
     response = client.post(f"/games/{game['id']}/unlock", data={"pin": pin})
     assert response.status_code == 400
     assert "<script>" not in response.get_data(as_text=True).split("<main", 1)[1].replace(
-        'pattern="[0-9]{4,8}"', "")
+        'pattern="[0-9]{4,8}"', ""
+    )
     with client.session_transaction() as session:
         assert game["id"] not in session.get("unlocked", [])
 
 
-@pytest.mark.parametrize("form", [
-    {"type": "jump", "player": "Ben"},
-    {"type": "play", "player": "Ben", "tile": "abc", "place": "Ben"},
-    {"type": "play", "player": "Ben", "tile": "10-10", "place": "Ben"},
-    {"type": "play", "player": "Ben", "tile": "9-5", "place": "<script>"},
-    {"type": "play", "player": "Zed", "tile": "9-5", "place": "Zed"},
-    {"type": "draw", "player": "x" * 500},
-    {"type": "draw", "player": "Ben", "version": "abc"},
-    {"type": "draw", "player": "Ben", "version": "1"},
-    {"type": "draw", "player": "Ana"},
-    {},
-])
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"type": "jump", "player": "Ben"},
+        {"type": "play", "player": "Ben", "tile": "abc", "place": "Ben"},
+        {"type": "play", "player": "Ben", "tile": "10-10", "place": "Ben"},
+        {"type": "play", "player": "Ben", "tile": "9-5", "place": "<script>"},
+        {"type": "play", "player": "Zed", "tile": "9-5", "place": "Zed"},
+        {"type": "draw", "player": "x" * 500},
+        {"type": "draw", "player": "Ben", "version": "abc"},
+        {"type": "draw", "player": "Ben", "version": "1"},
+        {"type": "draw", "player": "Ana"},
+        {},
+    ],
+)
 def test_table_form_refuses_bad_taps_and_changes_nothing(client, games, form):
     game_id = games["mt"]
     before = snapshot(client)

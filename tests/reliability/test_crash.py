@@ -1,6 +1,7 @@
 """Crash safety: the served app (python -m referee.serve, waitress, a real SQLite file) is
 killed with SIGKILL while several clients log changes, then restarted: every acknowledged
 change is there, exactly once, and the snapshot equals the replayed event log."""
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,13 @@ class Server:
     def start(self) -> None:
         port = free_port()
         env = {**os.environ, "REFEREE_DB": str(self.db), "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "referee.serve", "--port", str(port)],
-                                        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee.serve", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -85,8 +91,11 @@ def referee_client(server: Server, game_id: str, log: Log, stop: threading.Event
                 return
             for kind in ("draw", "pass"):
                 payload = {"type": kind, "player": state["round"]["turn"]}
-                response = session.post(f"{server.url}/api/games/{game_id}/actions",
-                                        json={**payload, "version": state["version"]}, timeout=5)
+                response = session.post(
+                    f"{server.url}/api/games/{game_id}/actions",
+                    json={**payload, "version": state["version"]},
+                    timeout=5,
+                )
                 if response.status_code == 200:
                     log.ack(game_id, response.json()["version"], payload)
                     break
@@ -105,8 +114,9 @@ def pad_client(server: Server, game_id: str, index: int, log: Log, stop: threadi
         while not stop.is_set():
             attempt += 1
             hands = {"Ana": index, "Ben": attempt % 50, "Caro": 7}
-            response = session.post(f"{server.url}/api/games/{game_id}/rounds/1/hands",
-                                    json={"hands": hands}, timeout=5)
+            response = session.post(
+                f"{server.url}/api/games/{game_id}/rounds/1/hands", json={"hands": hands}, timeout=5
+            )
             assert response.status_code == 200, response.text
             log.ack(game_id, response.json()["version"], {"round": 1, "hands": hands})
     except requests.RequestException:
@@ -146,24 +156,36 @@ def test_sigkill_mid_stream_loses_no_acknowledged_change(tmp_path):
     figures = []
     try:
         server.start()
-        pad = requests.post(f"{server.url}/api/games", json={
-            "game": "mexican-train", "players": PLAYERS, "set": 9, "mode": "scores"}, timeout=5).json()["id"]
+        pad = requests.post(
+            f"{server.url}/api/games",
+            json={"game": "mexican-train", "players": PLAYERS, "set": 9, "mode": "scores"},
+            timeout=5,
+        ).json()["id"]
         for kill in range(KILLS):
-            referee = requests.post(f"{server.url}/api/games", json={
-                "game": "mexican-train", "players": PLAYERS, "set": 12}, timeout=5).json()["id"]
+            referee = requests.post(
+                f"{server.url}/api/games",
+                json={"game": "mexican-train", "players": PLAYERS, "set": 12},
+                timeout=5,
+            ).json()["id"]
             log.acknowledged[referee] = []  # checked after the restart even if no action got in
             before = sum(len(v) for v in log.acknowledged.values())
             stop = threading.Event()
-            threads = [threading.Thread(target=referee_client, args=(server, referee, log, stop))
-                       for _ in range(CLIENTS // 2)]
-            threads += [threading.Thread(target=pad_client, args=(server, pad, i, log, stop))
-                        for i in range(CLIENTS - CLIENTS // 2)]
+            threads = [
+                threading.Thread(target=referee_client, args=(server, referee, log, stop))
+                for _ in range(CLIENTS // 2)
+            ]
+            threads += [
+                threading.Thread(target=pad_client, args=(server, pad, i, log, stop))
+                for i in range(CLIENTS - CLIENTS // 2)
+            ]
             for thread in threads:
                 thread.start()
             # mid-stream: kill once some changes got in, while the clients are still posting
             deadline = time.monotonic() + 20
-            while (sum(len(v) for v in log.acknowledged.values()) - before < 25 + 25 * kill
-                   and time.monotonic() < deadline):
+            while (
+                sum(len(v) for v in log.acknowledged.values()) - before < 25 + 25 * kill
+                and time.monotonic() < deadline
+            ):
                 time.sleep(0.01)
             server.kill()
             stop.set()
@@ -177,6 +199,8 @@ def test_sigkill_mid_stream_loses_no_acknowledged_change(tmp_path):
     finally:
         server.stop()
     total = sum(len(v) for v in log.acknowledged.values())
-    print(f"\ncrash test: {KILLS} SIGKILLs survived, {total} changes acknowledged "
-          f"(per kill {[f[0] for f in figures]}), {log.in_flight} requests cut off, "
-          f"{figures[-1][2]} of those committed")
+    print(
+        f"\ncrash test: {KILLS} SIGKILLs survived, {total} changes acknowledged "
+        f"(per kill {[f[0] for f in figures]}), {log.in_flight} requests cut off, "
+        f"{figures[-1][2]} of those committed"
+    )

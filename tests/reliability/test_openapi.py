@@ -3,6 +3,7 @@
 
 Examples per endpoint: ``max-examples`` below (HYPOTHESIS_PROFILE=thorough raises it).
 """
+
 from __future__ import annotations
 
 import os
@@ -31,8 +32,14 @@ ACCEPTED_POSITIVE = ["2xx", "3xx", "403", "404", "409", "422"]
 SHAPE_BEYOND_SCHEMA = {"createGame", "postHands", "importGames"}
 
 _workdir = tempfile.mkdtemp(prefix="referee-schemathesis-")
-app = create_app({"TESTING": True, "DATABASE": os.path.join(_workdir, "referee.db"),
-                  "SECRET_KEY": "schemathesis", "WTF_CSRF_ENABLED": False})
+app = create_app(
+    {
+        "TESTING": True,
+        "DATABASE": os.path.join(_workdir, "referee.db"),
+        "SECRET_KEY": "schemathesis",
+        "WTF_CSRF_ENABLED": False,
+    }
+)
 
 
 def _seed_games() -> list[str]:
@@ -57,11 +64,13 @@ def _seed_games() -> list[str]:
 GAME_IDS = _seed_games()
 _next_game = cycle(GAME_IDS)
 
-config = SchemathesisConfig.from_dict({
-    "generation": {"max-examples": MAX_EXAMPLES, "deterministic": not THOROUGH},
-    "checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTED_POSITIVE}},
-    "phases": {"stateful": {"enabled": False}},
-})
+config = SchemathesisConfig.from_dict(
+    {
+        "generation": {"max-examples": MAX_EXAMPLES, "deterministic": not THOROUGH},
+        "checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTED_POSITIVE}},
+        "phases": {"stateful": {"enabled": False}},
+    }
+)
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=config)
 
 
@@ -70,7 +79,11 @@ def test_every_endpoint_answers_as_documented(case):
     game_id = case.path_parameters.get("game_id") if case.path_parameters else None
     if game_id is not None and case.meta and case.meta.generation.mode.is_positive and next(_counter) % 3:
         case.path_parameters["game_id"] = next(_next_game)  # two in three hit a real game
-    excluded = [positive_data_acceptance] if case.operation.definition.raw.get("operationId") in SHAPE_BEYOND_SCHEMA else []
+    excluded = (
+        [positive_data_acceptance]
+        if case.operation.definition.raw.get("operationId") in SHAPE_BEYOND_SCHEMA
+        else []
+    )
     response = case.call_and_validate(excluded_checks=excluded)
     assert response.status_code < 500
     TRIED[case.operation.label] = TRIED.get(case.operation.label, 0) + 1
@@ -108,7 +121,9 @@ def test_zz_every_endpoint_was_exercised(capsys):
     """Runs after the Schemathesis tests (file order): each operation got examples."""
     if not TRIED:
         pytest.skip("run together with test_every_endpoint_answers_as_documented")
-    operations = {f"{method.upper()} {path}" for path, ops in schema.raw_schema["paths"].items() for method in ops}
+    operations = {
+        f"{method.upper()} {path}" for path, ops in schema.raw_schema["paths"].items() for method in ops
+    }
     # Schemathesis leaves out the document's own address; it is fetched above to load it.
     assert set(TRIED) == operations - {"GET /api/openapi.json"}
     assert MODES.get("negative", 0) > 100 and MODES.get("positive", 0) > 100, MODES

@@ -1,5 +1,6 @@
 """Table PIN: others may watch but not change a protected game; the unlock page; CSRF on
 every page form (the served app, with CSRF on, refuses a form posted without its token)."""
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,14 @@ def test_without_the_pin_others_watch_but_cannot_change(app, client, api):
         assert_refusal(client.post(f"{url}/rounds/1/hands", json=HANDS, headers=headers), 403)
         assert_refusal(client.post(f"{url}/actions", json={"type": "undo"}, headers=headers), 403)
     assert snapshot(client) == before
-    for address in (url, f"{url}/events", f"{url}/scoresheet.csv", f"{url}/export",
-                    f"/games/{game['id']}", f"/games/{game['id']}/export.json"):
+    for address in (
+        url,
+        f"{url}/events",
+        f"{url}/scoresheet.csv",
+        f"{url}/export",
+        f"/games/{game['id']}",
+        f"/games/{game['id']}/export.json",
+    ):
         assert client.get(address).status_code == 200, address  # watching stays open
     response = client.post(f"{url}/rounds/1/hands", json=HANDS, headers={"X-Table-Pin": "2468"})
     assert response.status_code == 200 and response.get_json()["totals"] == HANDS["hands"]
@@ -64,24 +71,30 @@ def test_the_unlock_page_unlocks_this_browser_only_and_this_game_only(app, clien
 def test_the_page_forms_honour_the_pin(client, api):
     game = protected(api)
     before = snapshot(client)
-    response = client.post(f"/games/{game['id']}/rounds/1/hands",
-                           data={"version": "1", "p0": "0", "p1": "4", "p2": "9"})
+    response = client.post(
+        f"/games/{game['id']}/rounds/1/hands", data={"version": "1", "p0": "0", "p1": "4", "p2": "9"}
+    )
     assert 400 <= response.status_code < 500
     assert snapshot(client) == before
     client.post(f"/games/{game['id']}/unlock", data={"pin": "2468"})
-    response = client.post(f"/games/{game['id']}/rounds/1/hands",
-                           data={"version": "1", "p0": "0", "p1": "4", "p2": "9"})
+    response = client.post(
+        f"/games/{game['id']}/rounds/1/hands", data={"version": "1", "p0": "0", "p1": "4", "p2": "9"}
+    )
     assert response.status_code == 303
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 2
 
 
 def test_unlock_goes_back_only_within_the_app(client, api):
     game = protected(api)
-    for target, expected in (("/games/x/table", "/games/x/table"), ("//evil.example/", f"/games/{game['id']}"),
-                             ("https://evil.example/", f"/games/{game['id']}"),
-                             ("/\\evil.example", f"/games/{game['id']}")):
-        response = client.post(f"/games/{game['id']}/unlock?next={requests.utils.quote(target)}",
-                               data={"pin": "2468"})
+    for target, expected in (
+        ("/games/x/table", "/games/x/table"),
+        ("//evil.example/", f"/games/{game['id']}"),
+        ("https://evil.example/", f"/games/{game['id']}"),
+        ("/\\evil.example", f"/games/{game['id']}"),
+    ):
+        response = client.post(
+            f"/games/{game['id']}/unlock?next={requests.utils.quote(target)}", data={"pin": "2468"}
+        )
         assert response.status_code == 303 and response.headers["Location"] == expected
 
 
@@ -94,58 +107,99 @@ def test_unknown_game_unlock_is_404(client):
 
 
 def token_from(html: str) -> str:
-    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html) or \
-        re.search(r'value="([^"]+)"[^>]*name="csrf_token"', html)
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html) or re.search(
+        r'value="([^"]+)"[^>]*name="csrf_token"', html
+    )
     assert match, "the form carries no CSRF token"
     return match.group(1)
 
 
 def test_page_forms_without_the_csrf_token_are_refused(live_server):
     base = live_server.url
-    game = requests.post(f"{base}/api/games", json={"game": "mexican-train", "players": PLAYERS, "set": 9,
-                                                     "mode": "scores", "pin": "2468"}, timeout=10).json()
+    game = requests.post(
+        f"{base}/api/games",
+        json={"game": "mexican-train", "players": PLAYERS, "set": 9, "mode": "scores", "pin": "2468"},
+        timeout=10,
+    ).json()
     tablet = requests.Session()
     tablet.get(f"{base}/games/{game['id']}/unlock", timeout=10)  # a session cookie, but no token sent
-    refused = tablet.post(f"{base}/games/{game['id']}/unlock", data={"pin": "2468"}, timeout=10,
-                          allow_redirects=False)
+    refused = tablet.post(
+        f"{base}/games/{game['id']}/unlock", data={"pin": "2468"}, timeout=10, allow_redirects=False
+    )
     assert refused.status_code == 400
-    assert tablet.post(f"{base}/api/games/{game['id']}/rounds/1/hands", json=HANDS, timeout=10).status_code == 403
-    refused = tablet.post(f"{base}/games/new", timeout=10, allow_redirects=False, data={
-        "game": "kozel", "players-0": "A", "players-1": "B", "mode": "referee", "start": "1"})
+    assert (
+        tablet.post(f"{base}/api/games/{game['id']}/rounds/1/hands", json=HANDS, timeout=10).status_code
+        == 403
+    )
+    refused = tablet.post(
+        f"{base}/games/new",
+        timeout=10,
+        allow_redirects=False,
+        data={"game": "kozel", "players-0": "A", "players-1": "B", "mode": "referee", "start": "1"},
+    )
     assert refused.status_code == 400
-    refused = tablet.post(f"{base}/games/{game['id']}/rounds/1/hands", timeout=10, allow_redirects=False,
-                          data={"version": "1", "p0": "0", "p1": "4", "p2": "9"})
+    refused = tablet.post(
+        f"{base}/games/{game['id']}/rounds/1/hands",
+        timeout=10,
+        allow_redirects=False,
+        data={"version": "1", "p0": "0", "p1": "4", "p2": "9"},
+    )
     assert refused.status_code == 400
-    forged = tablet.post(f"{base}/games/{game['id']}/unlock", timeout=10, allow_redirects=False,
-                         data={"pin": "2468", "csrf_token": "forged"})
+    forged = tablet.post(
+        f"{base}/games/{game['id']}/unlock",
+        timeout=10,
+        allow_redirects=False,
+        data={"pin": "2468", "csrf_token": "forged"},
+    )
     assert forged.status_code == 400
     games = requests.get(f"{base}/api/games", timeout=10).json()["games"]
     assert [g["id"] for g in games] == [game["id"]]
     assert requests.get(f"{base}/api/games/{game['id']}", timeout=10).json()["version"] == 1
     # with the token of the page it was given, the same form works
     token = token_from(tablet.get(f"{base}/games/{game['id']}/unlock", timeout=10).text)
-    accepted = tablet.post(f"{base}/games/{game['id']}/unlock", data={"pin": "2468", "csrf_token": token},
-                           timeout=10, allow_redirects=False)
+    accepted = tablet.post(
+        f"{base}/games/{game['id']}/unlock",
+        data={"pin": "2468", "csrf_token": token},
+        timeout=10,
+        allow_redirects=False,
+    )
     assert accepted.status_code == 303
-    assert tablet.post(f"{base}/api/games/{game['id']}/rounds/1/hands", json=HANDS, timeout=10).status_code == 200
+    assert (
+        tablet.post(f"{base}/api/games/{game['id']}/rounds/1/hands", json=HANDS, timeout=10).status_code
+        == 200
+    )
     # another browser's token does not unlock this one
     other = requests.Session()
     other.get(f"{base}/games/{game['id']}/unlock", timeout=10)
-    assert other.post(f"{base}/games/{game['id']}/unlock", data={"pin": "2468", "csrf_token": token},
-                      timeout=10, allow_redirects=False).status_code == 400
+    assert (
+        other.post(
+            f"{base}/games/{game['id']}/unlock",
+            data={"pin": "2468", "csrf_token": token},
+            timeout=10,
+            allow_redirects=False,
+        ).status_code
+        == 400
+    )
 
 
 def test_json_needs_no_token_but_must_be_json(live_server):
     base = live_server.url
-    assert requests.post(f"{base}/api/games", json={"game": "kozel", "players": ["A", "B"]},
-                         timeout=10).status_code == 201
-    assert requests.post(f"{base}/api/games", data={"game": "kozel", "players": "A"},
-                         timeout=10).status_code == 415
+    assert (
+        requests.post(
+            f"{base}/api/games", json={"game": "kozel", "players": ["A", "B"]}, timeout=10
+        ).status_code
+        == 201
+    )
+    assert (
+        requests.post(f"{base}/api/games", data={"game": "kozel", "players": "A"}, timeout=10).status_code
+        == 415
+    )
     assert requests.post(f"{base}/api/import", data={"games": "x"}, timeout=10).status_code == 415
 
 
 def test_guessing_the_pin_is_throttled(client, api, monkeypatch):
     from referee.web import service
+
     clock = [1000.0]
     monkeypatch.setattr(service.time, "time", lambda: clock[0])
     game = protected(api, pin="8642")
@@ -159,8 +213,12 @@ def test_guessing_the_pin_is_throttled(client, api, monkeypatch):
     page = client.post(f"/games/{game['id']}/unlock", data={"pin": "8642"})
     assert page.status_code == 429 and "Too many wrong table PINs" in page.get_data(as_text=True)
     other = protected(api, pin="8642")  # other games are not affected
-    assert client.post(f"/api/games/{other['id']}/rounds/1/hands", json=HANDS,
-                       headers={"X-Table-Pin": "8642"}).status_code == 200
+    assert (
+        client.post(
+            f"/api/games/{other['id']}/rounds/1/hands", json=HANDS, headers={"X-Table-Pin": "8642"}
+        ).status_code
+        == 200
+    )
     clock[0] += service.PIN_FAILURE_WINDOW + 1
     assert client.post(url, json=HANDS, headers={"X-Table-Pin": "8642"}).status_code == 200
 
@@ -169,14 +227,20 @@ def test_the_pin_guessing_limit_survives_a_restart(tmp_path):
     """The wrong PINs are kept in the database: restarting the app (or a second server
     process on the same file) does not give a guesser a fresh set of tries."""
     from referee.web import create_app, service
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "pins.db"), "SECRET_KEY": "s",
-              "WTF_CSRF_ENABLED": False}
+
+    config = {
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "pins.db"),
+        "SECRET_KEY": "s",
+        "WTF_CSRF_ENABLED": False,
+    }
     first = create_app(config).test_client()
     game = protected(Api(first), pin="8642")
     url = f"/api/games/{game['id']}/rounds/1/hands"
     for guess in range(service.PIN_FAILURES_ALLOWED):
         assert first.post(url, json=HANDS, headers={"X-Table-Pin": f"{guess:04d}"}).status_code == 403
     from referee.store import Store
+
     on_disk = Store(config["DATABASE"])
     try:
         assert on_disk.pin_failures_since(game["id"], 0) == service.PIN_FAILURES_ALLOWED

@@ -6,13 +6,15 @@ event), a refused call changed nothing, and booked totals are the sum of the rou
 
 Bounded by the Hypothesis profile (tests/conftest.py): ``ci`` by default,
 HYPOTHESIS_PROFILE=thorough for many more runs."""
+
 from __future__ import annotations
 
 import shutil
 import tempfile
 from pathlib import Path
 
-from hypothesis import settings, strategies as st
+from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.rules.base import Action
@@ -31,8 +33,14 @@ class ApiMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.dir = tempfile.mkdtemp(prefix="referee-stateful-")
-        self.app = create_app({"TESTING": True, "DATABASE": str(Path(self.dir) / "s.db"),
-                               "SECRET_KEY": "s", "WTF_CSRF_ENABLED": False})
+        self.app = create_app(
+            {
+                "TESTING": True,
+                "DATABASE": str(Path(self.dir) / "s.db"),
+                "SECRET_KEY": "s",
+                "WTF_CSRF_ENABLED": False,
+            }
+        )
         self.client = self.app.test_client()
         self.store = Store(self.app.config["DATABASE"])
         self.versions: dict[str, int] = {}
@@ -72,30 +80,45 @@ class ApiMachine(RuleBasedStateMachine):
 
     # ----- rules -------------------------------------------------------------------------
 
-    @initialize(target=games, table=st.sampled_from(TABLES), mode=st.sampled_from(["referee", "scores"]),
-                count=st.integers(2, 4))
+    @initialize(
+        target=games,
+        table=st.sampled_from(TABLES),
+        mode=st.sampled_from(["referee", "scores"]),
+        count=st.integers(2, 4),
+    )
     def first_game(self, table, mode, count):
         return self._create(table, mode, count)
 
-    @rule(target=games, table=st.sampled_from(TABLES), mode=st.sampled_from(["referee", "scores"]),
-          count=st.integers(2, 4))
+    @rule(
+        target=games,
+        table=st.sampled_from(TABLES),
+        mode=st.sampled_from(["referee", "scores"]),
+        count=st.integers(2, 4),
+    )
     def create(self, table, mode, count):
         return self._create(table, mode, count)
 
     def _create(self, table, mode, count):
         game, highest = table
-        response = self.client.post("/api/games", json={"game": game, "set": highest, "mode": mode,
-                                                         "players": NAMES[:count]})
+        response = self.client.post(
+            "/api/games", json={"game": game, "set": highest, "mode": mode, "players": NAMES[:count]}
+        )
         assert response.status_code == 201, response.get_json()
         data = response.get_json()
         assert data["version"] == 1
         self.versions[data["id"]] = 1
         return data["id"]
 
-    @rule(body=st.sampled_from([
-        {"game": "kozel", "players": ["Ana"]}, {"game": "kozel", "players": ["Ana", "ana"]},
-        {"game": "chess", "players": ["Ana", "Ben"]}, {"game": "kozel", "players": ["Ana", "Ben"], "set": 12},
-    ]))
+    @rule(
+        body=st.sampled_from(
+            [
+                {"game": "kozel", "players": ["Ana"]},
+                {"game": "kozel", "players": ["Ana", "ana"]},
+                {"game": "chess", "players": ["Ana", "Ben"]},
+                {"game": "kozel", "players": ["Ana", "Ben"], "set": 12},
+            ]
+        )
+    )
     def refused_create(self, body):
         before = self.client.get("/api/games").get_json()
         response = self.client.post("/api/games", json=body)
@@ -133,10 +156,13 @@ class ApiMachine(RuleBasedStateMachine):
         # mostly the current round, else a correction, sometimes a round not reached (404)
         number = current - data.draw(st.integers(-1, current - 1), label="rounds back")
         players = state["players"]
-        points = data.draw(st.lists(st.integers(0, 60), min_size=len(players), max_size=len(players)),
-                           label="points")
+        points = data.draw(
+            st.lists(st.integers(0, 60), min_size=len(players), max_size=len(players)), label="points"
+        )
         hands = dict(zip(players, points))
-        bad = data.draw(st.sampled_from([None, None, None, "negative", "unknown", "missing", "tile"]), label="bad")
+        bad = data.draw(
+            st.sampled_from([None, None, None, "negative", "unknown", "missing", "tile"]), label="bad"
+        )
         if bad == "negative":
             hands[players[0]] = -5
         elif bad == "unknown":
@@ -159,16 +185,21 @@ class ApiMachine(RuleBasedStateMachine):
             replayed = self.store.replay(game_id).state()
             assert {k: v for k, v in state.items() if k not in ("id", "version", "created")} == replayed
             if state["game"] in ("mexican-train", "chicken-foot"):
-                assert state["totals"] == {p: sum(r["points"][p] for r in state["rounds"]) for p in state["players"]}
+                assert state["totals"] == {
+                    p: sum(r["points"][p] for r in state["rounds"]) for p in state["players"]
+                }
             assert state["round"]["number"] >= 1
 
 
 def candidates(match):
     """Legal actions (as the engine judges them) and illegal ones, for this match now."""
     players = list(match.players)
-    illegal: list = [{"type": "draw", "player": "Zed"}, {"type": "jump", "player": players[0]},
-                     {"type": "play", "player": players[0], "tile": "19-19", "train": "mexican"},
-                     {"type": "draw", "player": players[0], "tile": 7}]
+    illegal: list = [
+        {"type": "draw", "player": "Zed"},
+        {"type": "jump", "player": players[0]},
+        {"type": "play", "player": players[0], "tile": "19-19", "train": "mexican"},
+        {"type": "draw", "player": players[0], "tile": 7},
+    ]
     engine = match.engine
     if not match.referee or engine is None or match.round_status() != "playing" or match.finished:
         illegal += [Action(kind, p) for kind in ("draw", "pass") for p in players]

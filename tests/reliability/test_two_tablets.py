@@ -1,5 +1,6 @@
 """Two tablets (and more) on one game, over real HTTP against the waitress-served app:
 changes are serialized, a stale version gets 409, nothing is applied twice or lost."""
+
 from __future__ import annotations
 
 import threading
@@ -62,8 +63,11 @@ def test_tablets_racing_with_versions_are_serialized(live_server):
             player = state["round"]["turn"]
             for kind in ("draw", "pass"):
                 payload = {"type": kind, "player": player}
-                response = session.post(f"{live_server.url}/api/games/{game['id']}/actions",
-                                        json={**payload, "version": state["version"]}, timeout=10)
+                response = session.post(
+                    f"{live_server.url}/api/games/{game['id']}/actions",
+                    json={**payload, "version": state["version"]},
+                    timeout=10,
+                )
                 if response.status_code == 200:
                     with lock:
                         acknowledged.append((response.json()["version"], payload))
@@ -106,8 +110,11 @@ def test_blind_tablets_lose_nothing_and_apply_nothing_twice(live_server):
         for attempt in range(12):
             # a score pad: every tablet books "round 1" again and again (a correction each time)
             payload = {"round": 1, "hands": {"Ana": index, "Ben": attempt, "Caro": 3}}
-            response = session.post(f"{live_server.url}/api/games/{game['id']}/rounds/1/hands",
-                                    json={"hands": payload["hands"]}, timeout=10)
+            response = session.post(
+                f"{live_server.url}/api/games/{game['id']}/rounds/1/hands",
+                json={"hands": payload["hands"]},
+                timeout=10,
+            )
             with lock:
                 if response.status_code == 200:
                     acknowledged.append((response.json()["version"], payload))
@@ -134,8 +141,11 @@ def test_two_tablets_with_the_same_version_one_wins(live_server):
 
     def tablet(index):
         start.wait()
-        answers.append(requests.post(url, json={"hands": {"Ana": 0, "Ben": index + 1, "Caro": 5}, "version": 1},
-                                     timeout=10))
+        answers.append(
+            requests.post(
+                url, json={"hands": {"Ana": 0, "Ben": index + 1, "Caro": 5}, "version": 1}, timeout=10
+            )
+        )
 
     threads = [threading.Thread(target=tablet, args=(i,)) for i in range(8)]
     for thread in threads:

@@ -1,4 +1,5 @@
 """Chicken Foot round engine (`cf.*`): rule-by-rule situations and random full rounds."""
+
 from __future__ import annotations
 
 import pickle
@@ -11,7 +12,10 @@ from hypothesis import strategies as st
 from referee.rules.base import Action, RoundEnd, RuleViolation
 from referee.rules.book import rules_by_id
 from referee.rules.chicken_foot import (
-    ChickenFoot, ChickenFootOptions, ChickenFootRound, legal_places,
+    ChickenFoot,
+    ChickenFootOptions,
+    ChickenFootRound,
+    legal_places,
 )
 from referee.tiles import Tile, full_set, set_size
 
@@ -47,8 +51,16 @@ def run(engine: ChickenFootRound, steps) -> ChickenFootRound:
 
 
 def snapshot(engine: ChickenFootRound):
-    return (engine.extra_state(), engine.turn(), engine.hand_sizes(), engine.boneyard(),
-            engine.outcome(), engine.tiles_on_table(), engine.reminders(), engine.targets())
+    return (
+        engine.extra_state(),
+        engine.turn(),
+        engine.hand_sizes(),
+        engine.boneyard(),
+        engine.outcome(),
+        engine.tiles_on_table(),
+        engine.reminders(),
+        engine.targets(),
+    )
 
 
 SPUN = ["Ana: play 9-9"]
@@ -96,8 +108,13 @@ SITUATIONS = [
     ("three arms are not four", {}, ARMS[:-1], "play 1-5 on 1-9", "cf.spinner"),
     ("six arms option", {"arms": 6}, ARMS, "play 1-5 on 1-9", "cf.spinner"),
     ("six arms: fifth arm", {"arms": 6}, ARMS, "play 5-9 on 9-9", None),
-    ("six arms all started", {"arms": 6}, ARMS + ["play 5-9 on 9-9", "play 6-9 on 9-9"],
-     "play 1-5 on 1-9", None),
+    (
+        "six arms all started",
+        {"arms": 6},
+        ARMS + ["play 5-9 on 9-9", "play 6-9 on 9-9"],
+        "play 1-5 on 1-9",
+        None,
+    ),
     # cf.double
     ("a double on an arm end", {}, ARMS, "play 1-1 on 1-9", None),
     ("no play elsewhere during a foot", {}, FOOT, "play 2-5 on 2-9", "cf.double"),
@@ -107,8 +124,13 @@ SITUATIONS = [
     ("after three toes play is free", {}, FOOT_DONE, "play 2-5 on 2-9", None),
     ("a finished foot takes no fourth toe", {}, FOOT_DONE, "play 1-8 on 1-1", "cf.match"),
     ("a toe is an open end", {}, FOOT_DONE, "play 5-8 on 1-5", None),
-    ("a double on a toe starts a new foot", {}, FOOT_DONE + ["play 5-5 on 1-5"],
-     "play 2-3 on 2-9", "cf.double"),
+    (
+        "a double on a toe starts a new foot",
+        {},
+        FOOT_DONE + ["play 5-5 on 1-5"],
+        "play 2-3 on 2-9",
+        "cf.double",
+    ),
     ("the new foot takes toes", {}, FOOT_DONE + ["play 5-5 on 1-5"], "play 5-8 on 5-5", None),
     # cf.draw
     ("a draw on the turn", {}, SPUN, "Ben: draw", None),
@@ -117,20 +139,30 @@ SITUATIONS = [
     ("a pass after the draw", {}, SPUN + ["Ben: draw"], "Ben: pass", None),
     ("the drawn tile may be played", {}, SPUN + ["Ben: draw"], "Ben: play 1-9 on 9-9", None),
     ("the next player draws afresh", {}, SPUN + ["Ben: draw", "Ben: pass"], "Ana: draw", None),
-    ("no draw from an empty yard", {"hand_size": 27}, ["Ben: draw", "Ana: play 9-9"],
-     "Ben: draw", "cf.draw"),
+    ("no draw from an empty yard", {"hand_size": 27}, ["Ben: draw", "Ana: play 9-9"], "Ben: draw", "cf.draw"),
     ("pass with an empty yard", {"hand_size": 27}, ["Ben: draw", "Ana: play 9-9"], "Ben: pass", None),
-    ("no draw before the spinner from an empty yard", {"hand_size": 27}, ["Ben: draw"],
-     "Ana: draw", "cf.draw"),
+    (
+        "no draw before the spinner from an empty yard",
+        {"hand_size": 27},
+        ["Ben: draw"],
+        "Ana: draw",
+        "cf.draw",
+    ),
     # cf.end
     ("nothing after the last tile", {"hand_size": 1}, SPUN, "Ben: draw", "cf.end"),
-    ("nothing after a block", {"hand_size": 27}, ["Ben: draw", "Ana: play 9-9", "Ben: pass",
-                                                  "Ana: pass"], "Ben: pass", "cf.end"),
+    (
+        "nothing after a block",
+        {"hand_size": 27},
+        ["Ben: draw", "Ana: play 9-9", "Ben: pass", "Ana: pass"],
+        "Ben: pass",
+        "cf.end",
+    ),
 ]
 
 
-@pytest.mark.parametrize("options, before, step, rule", [case[1:] for case in SITUATIONS],
-                         ids=[case[0] for case in SITUATIONS])
+@pytest.mark.parametrize(
+    "options, before, step, rule", [case[1:] for case in SITUATIONS], ids=[case[0] for case in SITUATIONS]
+)
 def test_situation(options, before, step, rule):
     engine = run(make_round(**options), before)
     action = parse_step(engine, step)
@@ -188,8 +220,11 @@ def test_open_ends_follow_spinner_arms_and_feet():
     assert engine.targets() == [T("9-9")]
     run(engine, ARMS[2:])
     assert engine.extra_state()["open_ends"] == [
-        {"on": "1-9", "value": 1, "free": 1}, {"on": "2-9", "value": 2, "free": 1},
-        {"on": "3-9", "value": 3, "free": 1}, {"on": "4-9", "value": 4, "free": 1}]
+        {"on": "1-9", "value": 1, "free": 1},
+        {"on": "2-9", "value": 2, "free": 1},
+        {"on": "3-9", "value": 3, "free": 1},
+        {"on": "4-9", "value": 4, "free": 1},
+    ]
     run(engine, ["play 1-1 on 1-9"])
     state = engine.extra_state()
     assert state["foot"] == {"double": "1-1", "toes": 0}
@@ -208,23 +243,35 @@ def test_tableau_structure_for_drawing():
     engine = run(make_round(), FOOT_DONE + ["play 5-5 on 1-5", "play 5-8 on 5-5"])
     state = engine.extra_state()
     assert state["spinner"] == "9-9" and state["arm_count"] == 4 and state["starter"] == "Ana"
-    assert state["arms"][1:] == [[{"tile": "2-9", "end": 2}], [{"tile": "3-9", "end": 3}],
-                                 [{"tile": "4-9", "end": 4}]]
+    assert state["arms"][1:] == [
+        [{"tile": "2-9", "end": 2}],
+        [{"tile": "3-9", "end": 3}],
+        [{"tile": "4-9", "end": 4}],
+    ]
     assert state["arms"][0] == [
         {"tile": "1-9", "end": 1},
-        {"tile": "1-1", "end": 1, "dead": False, "toes": [
-            [{"tile": "1-5", "end": 5},
-             {"tile": "5-5", "end": 5, "dead": False, "toes": [[{"tile": "5-8", "end": 8}]]}],
-            [{"tile": "1-6", "end": 6}],
-            [{"tile": "1-7", "end": 7}],
-        ]},
+        {
+            "tile": "1-1",
+            "end": 1,
+            "dead": False,
+            "toes": [
+                [
+                    {"tile": "1-5", "end": 5},
+                    {"tile": "5-5", "end": 5, "dead": False, "toes": [[{"tile": "5-8", "end": 8}]]},
+                ],
+                [{"tile": "1-6", "end": 6}],
+                [{"tile": "1-7", "end": 7}],
+            ],
+        },
     ]
     assert state["foot"] == {"double": "5-5", "toes": 1}
 
 
 def test_double_player_turn_ends_and_toes_come_from_anyone():
-    engine = run(make_round(players=("A", "B", "C")), ["A: play 9-9", "play 1-9 on 9-9",
-                 "play 2-9 on 9-9", "play 3-9 on 9-9", "play 4-9 on 9-9"])
+    engine = run(
+        make_round(players=("A", "B", "C")),
+        ["A: play 9-9", "play 1-9 on 9-9", "play 2-9 on 9-9", "play 3-9 on 9-9", "play 4-9 on 9-9"],
+    )
     assert engine.turn() == "C"
     run(engine, ["play 4-4 on 4-9"])
     assert engine.turn() == "A"
@@ -236,8 +283,14 @@ def test_double_player_turn_ends_and_toes_come_from_anyone():
 # The 1 tiles 1-9, 1-0, 1-2, 1-3, 1-5, 1-6, 1-4 go on the table, then 1-1 on a 1 end:
 # only 1-7 and 1-8 are left for its three toes (`cf.foot.dead`).
 NEARLY_ALL_ONES = ARMS + [
-    "play 0-1 on 1-9", "play 1-2 on 2-9", "play 1-3 on 1-2", "play 3-5 on 3-9",
-    "play 1-5 on 3-5", "play 1-6 on 1-5", "play 1-4 on 4-9"]
+    "play 0-1 on 1-9",
+    "play 1-2 on 2-9",
+    "play 1-3 on 1-2",
+    "play 3-5 on 3-9",
+    "play 1-5 on 3-5",
+    "play 1-6 on 1-5",
+    "play 1-4 on 4-9",
+]
 
 
 def test_dead_foot_stops_restricting():
@@ -272,7 +325,8 @@ def test_domino_ends_the_round_and_refuses_everything():
     engine = run(make_round(hand_size=2), SPUN + ["play 1-9 on 9-9"])
     assert engine.reminders()[-2:] == [
         {"rule": "cf.end", "text": "Ana has one tile left: the round ends when it is played."},
-        {"rule": "cf.end", "text": "Ben has one tile left: the round ends when it is played."}]
+        {"rule": "cf.end", "text": "Ben has one tile left: the round ends when it is played."},
+    ]
     run(engine, ["Ana: play 2-9 on 9-9"])
     assert engine.outcome() == RoundEnd("domino", "Ana")
     assert engine.turn() is None and engine.targets() == [] and engine.reminders() == []
@@ -317,11 +371,16 @@ def test_reminders_follow_the_draw():
     engine = make_round()
     assert engine.reminders()[0]["rule"] == "cf.start"
     run(engine, SPUN)
-    assert engine.reminders() == [{"rule": "cf.draw", "text": (
-        "Ben must play a tile if they can; with no legal play they draw one from the yard.")}]
+    assert engine.reminders() == [
+        {
+            "rule": "cf.draw",
+            "text": ("Ben must play a tile if they can; with no legal play they draw one from the yard."),
+        }
+    ]
     run(engine, ["Ben: draw"])
-    assert engine.reminders() == [{"rule": "cf.draw", "text": (
-        "Ben has drawn: play the drawn tile if it fits, otherwise pass.")}]
+    assert engine.reminders() == [
+        {"rule": "cf.draw", "text": ("Ben has drawn: play the drawn tile if it fits, otherwise pass.")}
+    ]
     assert engine.extra_state()["drew"] is True
 
 
@@ -392,8 +451,9 @@ class TableModel:
         return sum(1 for other in range(self.highest + 1) if Tile(number, other) not in self.free)
 
     def dead_feet(self) -> int:
-        return sum(1 for foot in self.feet
-                   if 0 < self.free[foot] and self.tiles_left(foot.low) < self.free[foot])
+        return sum(
+            1 for foot in self.feet if self.free[foot] > 0 and self.tiles_left(foot.low) < self.free[foot]
+        )
 
     def fits(self, tile: Tile, on: Tile, places: list[Tile]) -> bool:
         """``places``: this turn's ``places()``, passed in because the model is slow."""
@@ -444,8 +504,8 @@ def test_random_full_round(table, rng: random.Random):
     spinner = setup.double
     tiles = list(full_set(highest))
     rng.shuffle(tiles)
-    hands = {name: tiles[seat * hand_size:(seat + 1) * hand_size] for seat, name in enumerate(players)}
-    yard = tiles[count * hand_size:]
+    hands = {name: tiles[seat * hand_size : (seat + 1) * hand_size] for seat, name in enumerate(players)}
+    yard = tiles[count * hand_size :]
     model = TableModel(spinner, arms, highest)
     accepted: list[Action] = []
 
@@ -503,7 +563,8 @@ def test_random_full_round(table, rng: random.Random):
             assert_refused_changes_nothing(engine, Action("end", player), "cf.one-tile")
             if laid:
                 assert_refused_changes_nothing(
-                    engine, Action("play", player, rng.choice(laid), on=places[0]), "unique")
+                    engine, Action("play", player, rng.choice(laid), on=places[0]), "unique"
+                )
         if not moves and yard:
             assert_refused_changes_nothing(engine, Action("pass", player), "cf.draw")
             drawn = yard.pop()
@@ -537,8 +598,9 @@ def test_random_full_round(table, rng: random.Random):
         assert end == RoundEnd("blocked", None)
         assert not yard and passes_in_a_row >= count
         places = model.places()
-        assert not any(model.fits(tile, on, places) for hand in hands.values() for tile in hand
-                       for on in places)
+        assert not any(
+            model.fits(tile, on, places) for hand in hands.values() for tile in hand for on in places
+        )
     assert_refused_changes_nothing(engine, Action("draw", players[0]), "cf.end")
 
     replay = ChickenFootRound(setup)

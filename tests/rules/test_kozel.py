@@ -1,4 +1,5 @@
 """Kozel (`kz.*`): the round engine, the redeal check and the game's booking."""
+
 from __future__ import annotations
 
 import pickle
@@ -9,7 +10,14 @@ from hypothesis import strategies as st
 
 from referee.rules.base import Action, BadRequest, RoundEnd, RoundRecord, RuleViolation
 from referee.rules.kozel import (
-    Kozel, KozelOptions, KozelRound, book_game, half_up, lead_order, rating_points, redeal_check,
+    Kozel,
+    KozelOptions,
+    KozelRound,
+    book_game,
+    half_up,
+    lead_order,
+    rating_points,
+    redeal_check,
 )
 from referee.tiles import Tile, full_set
 
@@ -19,8 +27,11 @@ FOUR = ("Ana", "Ben", "Caro", "Dan")
 SEED = ("Masha", "Alex", "Olya", "Serg")
 
 
+DEFAULT_OPTIONS = KozelOptions()
+
+
 # ----- helpers -------------------------------------------------------------------------------
-def new_round(players=TWO, number=2, starter=None, options=KozelOptions()) -> KozelRound:
+def new_round(players=TWO, number=2, starter=None, options=DEFAULT_OPTIONS) -> KozelRound:
     """A round built the way the game builds it: round_setup from the finished rounds.
 
     By default a later round whose leader is unknown, so any player may lead any tile;
@@ -28,8 +39,7 @@ def new_round(players=TWO, number=2, starter=None, options=KozelOptions()) -> Ko
     finished = []
     if number > 1:
         end = RoundEnd("domino", starter) if starter else RoundEnd("table", None)
-        finished = [RoundRecord(n, None, {name: 0 for name in players}, end)
-                    for n in range(1, number)]
+        finished = [RoundRecord(n, None, {name: 0 for name in players}, end) for n in range(1, number)]
     setup = Kozel.round_setup(number, players, 6, options, finished)
     return KozelRound(setup)
 
@@ -51,8 +61,16 @@ def run(engine: KozelRound, steps: str) -> KozelRound:
 
 
 def snapshot(engine: KozelRound) -> tuple:
-    return (engine.extra_state(), engine.turn(), engine.hand_sizes(), engine.boneyard(),
-            engine.outcome(), engine.tiles_on_table(), engine.targets(), engine.reminders())
+    return (
+        engine.extra_state(),
+        engine.turn(),
+        engine.hand_sizes(),
+        engine.boneyard(),
+        engine.outcome(),
+        engine.tiles_on_table(),
+        engine.targets(),
+        engine.reminders(),
+    )
 
 
 def refused(engine: KozelRound, step: str) -> RuleViolation:
@@ -69,18 +87,24 @@ def refused(engine: KozelRound, step: str) -> RuleViolation:
 
 
 # Four players play the seed's fish line: 1-2, 2-6, 0-2, 2-3 inside, 2-4 and 2-5 at the ends.
-FISH_LINE = ("Ana 1-2, Ben 1-4 on 1-2, Caro 2-6 on 1-2, Dan 2-4 on 1-4, Ana 0-6 on 2-6, "
-             "Ben 0-2 on 0-6, Caro 2-3 on 0-2, Dan 3-5 on 2-3")
+FISH_LINE = (
+    "Ana 1-2, Ben 1-4 on 1-2, Caro 2-6 on 1-2, Dan 2-4 on 1-4, Ana 0-6 on 2-6, "
+    "Ben 0-2 on 0-6, Caro 2-3 on 0-2, Dan 3-5 on 2-3"
+)
 # Ana plays seven tiles while the others knock (4 players: the bazaar is always empty).
-ANA_GOES_OUT = ("Ana 0-0, Ben pass, Caro pass, Dan pass, Ana 0-1 on 0-0, Ben pass, Caro pass, "
-                "Dan pass, Ana 1-2 on 0-1, Ben pass, Caro pass, Dan pass, Ana 2-3 on 1-2, Ben pass, "
-                "Caro pass, Dan pass, Ana 3-4 on 2-3, Ben pass, Caro pass, Dan pass, "
-                "Ana 4-5 on 3-4, Ben pass, Caro pass, Dan pass")
+ANA_GOES_OUT = (
+    "Ana 0-0, Ben pass, Caro pass, Dan pass, Ana 0-1 on 0-0, Ben pass, Caro pass, "
+    "Dan pass, Ana 1-2 on 0-1, Ben pass, Caro pass, Dan pass, Ana 2-3 on 1-2, Ben pass, "
+    "Caro pass, Dan pass, Ana 3-4 on 2-3, Ben pass, Caro pass, Dan pass, "
+    "Ana 4-5 on 3-4, Ben pass, Caro pass, Dan pass"
+)
 # The same fish line, but Ana lays seven of its nine tiles: her last one makes the fish.
-ANA_FISH_LAST = ("Ana 1-2, Ben 1-4 on 1-2, Caro pass, Dan pass, Ana 2-6 on 1-2, Ben 2-4 on 1-4, "
-                 "Caro pass, Dan pass, Ana 0-6 on 2-6, Ben pass, Caro pass, Dan pass, "
-                 "Ana 0-2 on 0-6, Ben pass, Caro pass, Dan pass, Ana 2-3 on 0-2, Ben pass, "
-                 "Caro pass, Dan pass, Ana 3-5 on 2-3, Ben pass, Caro pass, Dan pass")
+ANA_FISH_LAST = (
+    "Ana 1-2, Ben 1-4 on 1-2, Caro pass, Dan pass, Ana 2-6 on 1-2, Ben 2-4 on 1-4, "
+    "Caro pass, Dan pass, Ana 0-6 on 2-6, Ben pass, Caro pass, Dan pass, "
+    "Ana 0-2 on 0-6, Ben pass, Caro pass, Dan pass, Ana 2-3 on 0-2, Ben pass, "
+    "Caro pass, Dan pass, Ana 3-5 on 2-3, Ben pass, Caro pass, Dan pass"
+)
 
 
 # ----- the situations table ------------------------------------------------------------------
@@ -156,8 +180,11 @@ SITUATIONS = [
 ]
 
 
-@pytest.mark.parametrize("players, number, starter, before, step, rule", SITUATIONS,
-                         ids=[f"{case[4]} after [{case[3][-40:]}]" for case in SITUATIONS])
+@pytest.mark.parametrize(
+    "players, number, starter, before, step, rule",
+    SITUATIONS,
+    ids=[f"{case[4]} after [{case[3][-40:]}]" for case in SITUATIONS],
+)
 def test_situations(players, number, starter, before, step, rule):
     engine = run(new_round(players, number, starter), before)
     if rule is None:
@@ -195,8 +222,10 @@ def test_a_start_in_round_one_names_the_leader():
 
 
 def test_later_round_turn_is_the_player_who_went_out_or_made_the_fish():
-    finished = [RoundRecord(1, None, {"Ana": 5, "Ben": 0, "Caro": 9}, RoundEnd("domino", "Ben")),
-                RoundRecord(2, None, {"Ana": 5, "Ben": 4, "Caro": 9}, RoundEnd("fish", "Caro"))]
+    finished = [
+        RoundRecord(1, None, {"Ana": 5, "Ben": 0, "Caro": 9}, RoundEnd("domino", "Ben")),
+        RoundRecord(2, None, {"Ana": 5, "Ben": 4, "Caro": 9}, RoundEnd("fish", "Caro")),
+    ]
     assert KozelRound(Kozel.round_setup(2, THREE, 6, KozelOptions(), finished[:1])).turn() == "Ben"
     assert KozelRound(Kozel.round_setup(3, THREE, 6, KozelOptions(), finished)).turn() == "Caro"
 
@@ -217,11 +246,14 @@ def test_lead_shows_both_halves_and_is_the_only_target():
     assert engine.tiles_on_table() == {Tile(3, 5)}
 
 
-@pytest.mark.parametrize("step, ends, targets", [
-    ("Ben 1-5 on 3-5", [3, 1], ["3-5", "1-5"]),
-    ("Ben 3-4 on 3-5", [4, 5], ["3-4", "3-5"]),
-    ("Ben 5-5 on 3-5", [3, 5], ["3-5", "5-5"]),
-])
+@pytest.mark.parametrize(
+    "step, ends, targets",
+    [
+        ("Ben 1-5 on 3-5", [3, 1], ["3-5", "1-5"]),
+        ("Ben 3-4 on 3-5", [4, 5], ["3-4", "3-5"]),
+        ("Ben 5-5 on 3-5", [3, 5], ["3-5", "5-5"]),
+    ],
+)
 def test_a_play_on_the_lead_joins_the_half_it_matches(step, ends, targets):
     engine = run(new_round(), "Ana 3-5, " + step)
     assert engine.extra_state()["ends"] == ends
@@ -334,7 +366,19 @@ def test_lead_order_follows_kz_lead_first():
     order = lead_order()
     assert sorted(order) == sorted(full_set(6))
     assert [str(tile) for tile in order[:12]] == [
-        "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-0", "5-6", "4-6", "3-6", "4-5", "2-6"]
+        "1-1",
+        "2-2",
+        "3-3",
+        "4-4",
+        "5-5",
+        "6-6",
+        "0-0",
+        "5-6",
+        "4-6",
+        "3-6",
+        "4-5",
+        "2-6",
+    ]
     assert str(order[-1]) == "0-1"
 
 
@@ -347,26 +391,32 @@ def test_the_round_pickles():
 
 
 # ----- kz.redeal -----------------------------------------------------------------------------
-@pytest.mark.parametrize("hand, redeal, words", [
-    ("0-0 1-1 2-2 3-3 4-4 0-1 5-6", True, "5 doubles"),
-    ("0-0 1-1 2-2 3-3 0-1 0-2 5-6", False, "4 doubles"),
-    ("4-4 0-4 1-4 2-4 3-4 4-5 0-1", True, "6 tiles with a 4"),  # the double counts once
-    ("4-4 0-4 1-4 2-4 3-4 0-1 0-2", False, "5 tiles"),
-    ("0-6 1-6 2-6 3-6 4-6 5-6 6-6", True, "7 tiles with a 6"),
-    ("0-0 1-1 2-2 3-3 4-4 5-5 6-6", True, "7 doubles"),
-])
+@pytest.mark.parametrize(
+    "hand, redeal, words",
+    [
+        ("0-0 1-1 2-2 3-3 4-4 0-1 5-6", True, "5 doubles"),
+        ("0-0 1-1 2-2 3-3 0-1 0-2 5-6", False, "4 doubles"),
+        ("4-4 0-4 1-4 2-4 3-4 4-5 0-1", True, "6 tiles with a 4"),  # the double counts once
+        ("4-4 0-4 1-4 2-4 3-4 0-1 0-2", False, "5 tiles"),
+        ("0-6 1-6 2-6 3-6 4-6 5-6 6-6", True, "7 tiles with a 6"),
+        ("0-0 1-1 2-2 3-3 4-4 5-5 6-6", True, "7 doubles"),
+    ],
+)
 def test_redeal_check(hand, redeal, words):
     must, reason = redeal_check([Tile.parse(text) for text in hand.split()])
     assert must is redeal
     assert words in reason and "kz.redeal" in reason
 
 
-@pytest.mark.parametrize("hand, rule", [
-    ("0-0 1-1 2-2 3-3 4-4 0-1", "kz.redeal"),
-    ("0-0 1-1 2-2 3-3 4-4 0-1 5-6 2-3", "kz.redeal"),
-    ("0-0 1-1 2-2 3-3 4-4 0-1 1-0", "unique"),
-    ("0-0 1-1 2-2 3-3 4-4 0-1 5-7", "tiles"),
-])
+@pytest.mark.parametrize(
+    "hand, rule",
+    [
+        ("0-0 1-1 2-2 3-3 4-4 0-1", "kz.redeal"),
+        ("0-0 1-1 2-2 3-3 4-4 0-1 5-6 2-3", "kz.redeal"),
+        ("0-0 1-1 2-2 3-3 4-4 0-1 1-0", "unique"),
+        ("0-0 1-1 2-2 3-3 4-4 0-1 5-7", "tiles"),
+    ],
+)
 def test_redeal_check_wants_seven_distinct_double_six_tiles(hand, rule):
     with pytest.raises(RuleViolation) as error:
         redeal_check([Tile.parse(text) for text in hand.split()])
@@ -374,14 +424,16 @@ def test_redeal_check_wants_seven_distinct_double_six_tiles(hand, rule):
 
 
 def test_redeal_check_reads_text_and_rejects_non_tiles():
-    assert redeal_check("0-0 1-1 2-2 3-3 4-4 0-1 5-6".split())[0] is True
+    assert redeal_check(["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "5-6"])[0] is True
     with pytest.raises(BadRequest):
         redeal_check(["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "five"])
 
 
 # ----- hand points (kz.score.hand, kz.score.zero) --------------------------------------------
-@pytest.mark.parametrize("hand, zero_zero, points", [
-    ("0-0", 10, 10), ("0-0", 25, 25), ("0-0 1-2", 10, 3), ("5-6 4-4", 10, 19), ("", 10, 0)])
+@pytest.mark.parametrize(
+    "hand, zero_zero, points",
+    [("0-0", 10, 10), ("0-0", 25, 25), ("0-0 1-2", 10, 3), ("5-6 4-4", 10, 19), ("", 10, 0)],
+)
 def test_hand_points(hand, zero_zero, points):
     tiles = [Tile.parse(text) for text in hand.split()]
     assert Kozel.hand_points(tiles, KozelOptions(zero_zero=zero_zero)) == points
@@ -408,8 +460,8 @@ def deals(draw):
 def test_random_rounds(deal, data):
     players, tiles, number, starter, announce = deal
     engine = new_round(players, number, starter)
-    hands = {name: tiles[7 * seat:7 * seat + 7] for seat, name in enumerate(players)}
-    bazaar = tiles[7 * len(players):]
+    hands = {name: tiles[7 * seat : 7 * seat + 7] for seat, name in enumerate(players)}
+    bazaar = tiles[7 * len(players) :]
     assert engine.boneyard() == len(bazaar)
     line_ends: list[int] = []  # the test's own line: the value and the tile at each end
     end_tiles: list[Tile] = []
@@ -536,8 +588,10 @@ def shown(standing, name):
 
 
 # Before the seed's worked round: Masha +19, Alex 0, Olya +7, Serg +4, nobody open.
-SEED_BEFORE = [fish(1, "Serg", Masha=9, Alex=5, Olya=6, Serg=3),
-               went_out(2, "Alex", Masha=10, Olya=1, Serg=1)]
+SEED_BEFORE = [
+    fish(1, "Serg", Masha=9, Alex=5, Olya=6, Serg=3),
+    went_out(2, "Alex", Masha=10, Olya=1, Serg=1),
+]
 
 
 def test_seed_went_out_example():
@@ -550,17 +604,34 @@ def test_seed_went_out_example():
     assert [shown(standing, name) for name in SEED] == ["+0", "+3", 20, "+9"]
     row = standing.extra["ledger"][-1]
     assert row["number"] == 3 and row["fish"] is False and row["pot"] == 0
-    assert row["players"]["Masha"] == {"before": 19, "hand": 0, "points": 0, "after": 0, "open": False,
-                                       "remembered": 0, "took_pot": False}
-    assert row["players"]["Olya"] == {"before": 7, "hand": 13, "points": 13, "after": 20, "open": True,
-                                      "remembered": 0, "took_pot": False}
+    assert row["players"]["Masha"] == {
+        "before": 19,
+        "hand": 0,
+        "points": 0,
+        "after": 0,
+        "open": False,
+        "remembered": 0,
+        "took_pot": False,
+    }
+    assert row["players"]["Olya"] == {
+        "before": 7,
+        "hand": 13,
+        "points": 13,
+        "after": 20,
+        "open": True,
+        "remembered": 0,
+        "took_pot": False,
+    }
     assert standing.finished is False
     assert set(standing.extra) == {"remembered", "pot", "ledger"}
 
 
 def test_an_open_account_books_every_score_and_ignores_going_out():
-    rounds = [went_out(1, "Alex", Masha=20, Olya=1, Serg=1), went_out(2, "Alex", Masha=2, Olya=1, Serg=1),
-              went_out(3, "Masha", Alex=4, Olya=1, Serg=1)]
+    rounds = [
+        went_out(1, "Alex", Masha=20, Olya=1, Serg=1),
+        went_out(2, "Alex", Masha=2, Olya=1, Serg=1),
+        went_out(3, "Masha", Alex=4, Olya=1, Serg=1),
+    ]
     standing = book(rounds)
     assert standing.totals["Masha"] == 22
     assert standing.extra["remembered"]["Masha"] == 0
@@ -575,8 +646,7 @@ def test_fish_for_all_books_every_hand_and_resets_nobody():
 
 
 def test_seed_fish_to_one_example():
-    rounds = [went_out(1, "Alex", Masha=2, Olya=7, Serg=4),
-              fish(2, "Alex", Masha=2, Alex=3, Olya=13, Serg=5)]
+    rounds = [went_out(1, "Alex", Masha=2, Olya=7, Serg=4), fish(2, "Alex", Masha=2, Alex=3, Olya=13, Serg=5)]
     standing = book(rounds, fish="one")
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 30, "Serg": 0}
     assert standing.extra["remembered"] == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
@@ -624,8 +694,10 @@ def test_seed_pot_of_35_waits_for_a_single_highest_score():
 
 
 def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
-    rounds = [fish(1, "Alex", Masha=25, Alex=60, Olya=30, Serg=14),
-              fish(2, "Alex", Masha=1, Alex=41, Olya=2, Serg=3)]
+    rounds = [
+        fish(1, "Alex", Masha=25, Alex=60, Olya=30, Serg=14),
+        fish(2, "Alex", Masha=1, Alex=41, Olya=2, Serg=3),
+    ]
     standing = book(rounds)
     assert standing.totals == {"Masha": 26, "Alex": 101, "Olya": 32, "Serg": 17}
     assert standing.finished is True
@@ -665,8 +737,9 @@ def test_lose_at_option():
 
 
 def test_seed_leave_example():
-    standing = book([fish(1, None, Masha=30, Alex=32, Olya=13)], players=("Masha", "Alex", "Olya"),
-                    left="Alex")
+    standing = book(
+        [fish(1, None, Masha=30, Alex=32, Olya=13)], players=("Masha", "Alex", "Olya"), left="Alex"
+    )
     assert standing.finished is True
     assert standing.extra["goats"] == [] and standing.extra["left"] == "Alex"
     assert standing.extra["rating"] == {"Masha": 1, "Olya": 2}
@@ -679,9 +752,23 @@ def test_a_leave_before_any_round_gives_everyone_else_one():
     assert standing.extra["ledger"] == []
 
 
-@pytest.mark.parametrize("own, reference, rating", [
-    (25, 100, 8), (75, 100, 3), (85, 100, 2), (86, 100, 1), (95, 100, 1), (99, 100, 1), (130, 100, 1),
-    (0, 100, 10), (30, 32, 1), (13, 32, 2), (17, 32, 2), (16, 32, 2)])
+@pytest.mark.parametrize(
+    "own, reference, rating",
+    [
+        (25, 100, 8),
+        (75, 100, 3),
+        (85, 100, 2),
+        (86, 100, 1),
+        (95, 100, 1),
+        (99, 100, 1),
+        (130, 100, 1),
+        (0, 100, 10),
+        (30, 32, 1),
+        (13, 32, 2),
+        (17, 32, 2),
+        (16, 32, 2),
+    ],
+)
 def test_rating_is_rounded_half_up_and_at_least_one(own, reference, rating):
     assert rating_points(own, reference) == rating
 
@@ -701,8 +788,9 @@ def test_went_out_is_read_from_the_hands_entered():
 @st.composite
 def games(draw):
     players = draw(st.sampled_from([TWO, THREE, SEED]))
-    options = KozelOptions(fish=draw(st.sampled_from(["all", "one"])),
-                           lose_at=draw(st.sampled_from([30, 60, 101])))
+    options = KozelOptions(
+        fish=draw(st.sampled_from(["all", "one"])), lose_at=draw(st.sampled_from([30, 60, 101]))
+    )
     rounds = []
     for number in range(1, draw(st.integers(0, 14)) + 1):
         out = draw(st.sampled_from(list(players) + [None]))

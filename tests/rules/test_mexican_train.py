@@ -1,4 +1,5 @@
 """Mexican Train round engine (`mt.*`): rule tables and random full rounds."""
+
 from __future__ import annotations
 
 import pickle
@@ -10,19 +11,31 @@ from hypothesis import strategies as st
 
 from referee.rules.base import Action, RoundEnd, RoundSetup, RuleViolation
 from referee.rules.mexican_train import (
-    MEXICAN, MexicanTrain, MexicanTrainOptions, MexicanTrainRound, legal_trains,
+    MEXICAN,
+    MexicanTrain,
+    MexicanTrainOptions,
+    MexicanTrainRound,
+    legal_trains,
 )
 from referee.tiles import Tile, full_set, set_size
 
 PLAYERS = ("Ana", "Ben", "Caro")
 
 
-def make_round(players=PLAYERS, highest=12, engine=12, hand_size=None, starter=None,
-               **options) -> MexicanTrainRound:
+def make_round(
+    players=PLAYERS, highest=12, engine=12, hand_size=None, starter=None, **options
+) -> MexicanTrainRound:
     options = MexicanTrainOptions(**options)
     hand = hand_size or MexicanTrain.hand_size(highest, len(players), options)
-    setup = RoundSetup(players=tuple(players), highest=highest, options=options, number=1,
-                       double=Tile(engine, engine), starter=starter or players[0], hand_size=hand)
+    setup = RoundSetup(
+        players=tuple(players),
+        highest=highest,
+        options=options,
+        number=1,
+        double=Tile(engine, engine),
+        starter=starter or players[0],
+        hand_size=hand,
+    )
     return MexicanTrainRound(setup)
 
 
@@ -59,8 +72,14 @@ def rule_of(engine: MexicanTrainRound, step: str) -> str | None:
 
 
 def snapshot(engine: MexicanTrainRound):
-    return (pickle.dumps(engine.__dict__), engine.extra_state(), engine.turn(),
-            engine.hand_sizes(), engine.boneyard(), engine.outcome())
+    return (
+        pickle.dumps(engine.__dict__),
+        engine.extra_state(),
+        engine.turn(),
+        engine.hand_sizes(),
+        engine.boneyard(),
+        engine.outcome(),
+    )
 
 
 # Opening moves shared by the tables: each player starts a train with one tile.
@@ -90,10 +109,20 @@ SINGLE_CASES = [
     ("tile already on the table", {}, ["Ana play 12-3 Ana"], "Ben play 12-3 Ben", "unique"),
     ("the engine is on the table", {}, [], "Ana play 12-12 Ana", "unique"),
     ("empty train opens with engine value", {}, [], "Ana play 3-4 Ana", "mt.match"),
-    ("tile must match open end", {}, ["Ana play 12-3 Ana", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
-     "Ana play 4-5 Ana", "mt.match"),
-    ("open end follows the tile's other half", {}, ["Ana play 12-3 Ana", "Ben draw", "Ben pass", "Caro draw",
-                                                    "Caro pass"], "Ana play 3-9 Ana", None),
+    (
+        "tile must match open end",
+        {},
+        ["Ana play 12-3 Ana", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
+        "Ana play 4-5 Ana",
+        "mt.match",
+    ),
+    (
+        "open end follows the tile's other half",
+        {},
+        ["Ana play 12-3 Ana", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
+        "Ana play 3-9 Ana",
+        None,
+    ),
     ("mexican train open to all", {}, [], "Ana play 12-3 mexican", None),
     # mt.train.available
     ("unmarked other train", {}, [], "Ana play 12-3 Ben", "mt.train.available"),
@@ -101,58 +130,113 @@ SINGLE_CASES = [
     ("own train always", {}, ["Ana draw", "Ana pass"], "Ben play 12-3 Ben", None),
     # mt.one-tile
     ("second tile in a turn", {}, ["Ana play 12-3 Ana"], "Ana play 3-4 Ana", "mt.one-tile"),
-    ("second tile after the next player drew", {}, ["Ana play 12-3 Ana", "Ben draw"], "Ana play 3-4 Ana", "turn"),
+    (
+        "second tile after the next player drew",
+        {},
+        ["Ana play 12-3 Ana", "Ben draw"],
+        "Ana play 3-4 Ana",
+        "turn",
+    ),
     # mt.draw
     ("second draw", {}, ["Ana draw"], "Ana draw", "mt.draw"),
     ("draw after a double", {}, OPEN_THREE + ["Ana play 5-5 Ana"], "Ana draw", None),
     ("draw again after a double", {}, OPEN_THREE + ["Ana draw", "Ana play 5-5 Ana"], "Ana draw", None),
     ("second draw after a double", {}, OPEN_THREE + ["Ana play 5-5 Ana", "Ana draw"], "Ana draw", "mt.draw"),
     ("draw after two doubles", {}, TWO_DOUBLES + ["Ana draw"], "Ana draw", "mt.draw"),
-    ("drawn double earns another draw", {}, OPEN_THREE + ["Ana play 5-5 Ana", "Ana draw",
-                                                          "Ana play 6-6 mexican"], "Ana draw", None),
+    (
+        "drawn double earns another draw",
+        {},
+        OPEN_THREE + ["Ana play 5-5 Ana", "Ana draw", "Ana play 6-6 mexican"],
+        "Ana draw",
+        None,
+    ),
     # mt.marker.place
     ("pass without drawing", {}, [], "Ana pass", "mt.marker.place"),
     ("pass after drawing", {}, ["Ana draw"], "Ana pass", None),
-    ("pass after a double without drawing", {}, OPEN_THREE + ["Ana draw", "Ana play 5-5 Ana"], "Ana pass",
-     "mt.marker.place"),
+    (
+        "pass after a double without drawing",
+        {},
+        OPEN_THREE + ["Ana draw", "Ana play 5-5 Ana"],
+        "Ana pass",
+        "mt.marker.place",
+    ),
     ("pass after a double and a draw", {}, OPEN_THREE + ["Ana play 5-5 Ana", "Ana draw"], "Ana pass", None),
     # mt.double.follow
     ("double: same player again", {}, OPEN_THREE + ["Ana play 5-5 Ana"], "Ben play 6-1 mexican", "turn"),
     ("follow-up on the double", {}, OPEN_THREE + ["Ana play 5-5 Ana"], "Ana play 5-1 Ana", None),
     ("follow-up elsewhere", {}, OPEN_THREE + ["Ana play 5-5 Ana"], "Ana play 6-1 mexican", None),
-    ("follow-up still needs an available train", {}, OPEN_THREE + ["Ana play 5-5 Ana"], "Ana play 7-1 Caro",
-     "mt.train.available"),
+    (
+        "follow-up still needs an available train",
+        {},
+        OPEN_THREE + ["Ana play 5-5 Ana"],
+        "Ana play 7-1 Caro",
+        "mt.train.available",
+    ),
     ("two doubles: follow-up on the first", {}, TWO_DOUBLES, "Ana play 5-1 Ana", None),
     ("two doubles: not on the second first", {}, TWO_DOUBLES, "Ana play 6-1 mexican", "mt.double.order"),
     ("two doubles: not elsewhere", {}, TWO_DOUBLES, "Ana play 12-1 Ben", "mt.double.follow"),
     ("two doubles: the first must still match", {}, TWO_DOUBLES, "Ana play 12-1 Ana", "mt.match"),
     ("newest: follow-up on the last", {"doubles_order": "newest"}, TWO_DOUBLES, "Ana play 6-1 mexican", None),
-    ("newest: not on the first", {"doubles_order": "newest"}, TWO_DOUBLES, "Ana play 5-1 Ana",
-     "mt.double.order"),
+    (
+        "newest: not on the first",
+        {"doubles_order": "newest"},
+        TWO_DOUBLES,
+        "Ana play 5-1 Ana",
+        "mt.double.order",
+    ),
     ("two doubles: no end action", {}, TWO_DOUBLES, "Ana end", "mt.double.follow"),
     # mt.double.open / mt.double.order
     ("open double binds the next player", {}, OPEN_FIVE, "Ben play 6-2 Ben", "mt.double.open"),
     ("open double binds mexican too", {}, OPEN_FIVE, "Ben play 1-2 mexican", "mt.double.open"),
     ("open double on unmarked train may be played", {}, OPEN_FIVE, "Ben play 5-2 Ana", None),
     ("open double must still match", {}, OPEN_FIVE, "Ben play 6-2 Ana", "mt.match"),
-    ("open double binds its own player later", {}, OPEN_FIVE + ["Ben draw", "Ben pass", "Caro draw",
-                                                               "Caro pass"], "Ana play 1-2 mexican",
-     "mt.double.open"),
+    (
+        "open double binds its own player later",
+        {},
+        OPEN_FIVE + ["Ben draw", "Ben pass", "Caro draw", "Caro pass"],
+        "Ana play 1-2 mexican",
+        "mt.double.open",
+    ),
     ("open double after a pass", {}, OPEN_FIVE_MARKED, "Ben play 6-2 mexican", "mt.double.open"),
     ("open double after a pass: play on it", {}, OPEN_FIVE_MARKED, "Ben play 5-2 Ana", None),
     ("open double: draw then pass", {}, OPEN_FIVE + ["Ben draw"], "Ben pass", None),
-    ("two open doubles: oldest first", {}, TWO_DOUBLES + ["Ana draw", "Ana pass"], "Ben play 6-2 mexican",
-     "mt.double.order"),
+    (
+        "two open doubles: oldest first",
+        {},
+        TWO_DOUBLES + ["Ana draw", "Ana pass"],
+        "Ben play 6-2 mexican",
+        "mt.double.order",
+    ),
     ("two open doubles: the oldest", {}, TWO_DOUBLES + ["Ana draw", "Ana pass"], "Ben play 5-2 Ana", None),
-    ("two open doubles: not elsewhere", {}, TWO_DOUBLES + ["Ana draw", "Ana pass"], "Ben play 12-2 Ben",
-     "mt.double.open"),
-    ("newest: newest first", {"doubles_order": "newest"}, TWO_DOUBLES + ["Ana draw", "Ana pass"],
-     "Ben play 6-2 mexican", None),
-    ("newest: not the oldest", {"doubles_order": "newest"}, TWO_DOUBLES + ["Ana draw", "Ana pass"],
-     "Ben play 5-2 Ana", "mt.double.order"),
+    (
+        "two open doubles: not elsewhere",
+        {},
+        TWO_DOUBLES + ["Ana draw", "Ana pass"],
+        "Ben play 12-2 Ben",
+        "mt.double.open",
+    ),
+    (
+        "newest: newest first",
+        {"doubles_order": "newest"},
+        TWO_DOUBLES + ["Ana draw", "Ana pass"],
+        "Ben play 6-2 mexican",
+        None,
+    ),
+    (
+        "newest: not the oldest",
+        {"doubles_order": "newest"},
+        TWO_DOUBLES + ["Ana draw", "Ana pass"],
+        "Ben play 5-2 Ana",
+        "mt.double.order",
+    ),
     ("satisfied double frees play", {}, OPEN_FIVE + ["Ben play 5-2 Ana"], "Caro play 7-2 Caro", None),
-    ("second open double next", {}, TWO_DOUBLES + ["Ana draw", "Ana pass", "Ben play 5-2 Ana"],
-     "Caro play 7-2 Caro", "mt.double.open"),
+    (
+        "second open double next",
+        {},
+        TWO_DOUBLES + ["Ana draw", "Ana pass", "Ben play 5-2 Ana"],
+        "Caro play 7-2 Caro",
+        "mt.double.open",
+    ),
     # mt.first-turn (single)
     ("no end action in single", {}, [], "Ana end", "mt.first-turn"),
     ("first turn single: one tile", {}, ["Ana play 12-5 Ana"], "Ana play 5-6 Ana", "mt.one-tile"),
@@ -173,35 +257,101 @@ BUILD_CASES = [
     ("build: draw, lay, go on building", BUILD, ["Ana draw", "Ana play 12-5 Ana"], "Ana play 5-6 Ana", None),
     ("build: draw, lay, no pass", BUILD, ["Ana draw", "Ana play 12-5 Ana"], "Ana pass", "mt.first-turn"),
     ("build: draw then pass", BUILD, ["Ana draw"], "Ana pass", None),
-    ("build: double mid-chain owes nothing", BUILD, ["Ana play 12-5 Ana", "Ana play 5-5 Ana"], "Ana end", None),
-    ("build: first-turn double does not bind yet", BUILD, ["Ana play 12-5 Ana", "Ana play 5-5 Ana", "Ana end"],
-     "Ben play 12-6 Ben", None),
-    ("build: first-turn double binds after the first turns", BUILD,
-     ["Ana play 12-5 Ana", "Ana play 5-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
-     "Ana play 12-1 mexican", "mt.double.open"),
-    ("build: first-turn double satisfied later", BUILD,
-     ["Ana play 12-5 Ana", "Ana play 5-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
-     "Ana play 5-1 Ana", None),
-    ("build: second turn is one tile", BUILD,
-     ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass", "Ana play 5-6 Ana"],
-     "Ana play 6-1 Ana", "mt.one-tile"),
-    ("build: marked trains open after the first turns", BUILD,
-     ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
-     "Ana play 12-1 Ben", None),
-    ("build: mexican open after the first turns", BUILD,
-     ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
-     "Ana play 12-1 mexican", None),
-    ("build: no end after the first turns", BUILD,
-     ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass", "Ana draw"],
-     "Ana end", "mt.first-turn"),
-    ("build: first turns follow the named starter", BUILD,
-     ["Caro start", "Caro play 12-5 Caro", "Caro end", "Ana draw", "Ana pass", "Ben draw", "Ben pass"],
-     "Caro play 12-6 mexican", None),
+    (
+        "build: double mid-chain owes nothing",
+        BUILD,
+        ["Ana play 12-5 Ana", "Ana play 5-5 Ana"],
+        "Ana end",
+        None,
+    ),
+    (
+        "build: first-turn double does not bind yet",
+        BUILD,
+        ["Ana play 12-5 Ana", "Ana play 5-5 Ana", "Ana end"],
+        "Ben play 12-6 Ben",
+        None,
+    ),
+    (
+        "build: first-turn double binds after the first turns",
+        BUILD,
+        [
+            "Ana play 12-5 Ana",
+            "Ana play 5-5 Ana",
+            "Ana end",
+            "Ben draw",
+            "Ben pass",
+            "Caro draw",
+            "Caro pass",
+        ],
+        "Ana play 12-1 mexican",
+        "mt.double.open",
+    ),
+    (
+        "build: first-turn double satisfied later",
+        BUILD,
+        [
+            "Ana play 12-5 Ana",
+            "Ana play 5-5 Ana",
+            "Ana end",
+            "Ben draw",
+            "Ben pass",
+            "Caro draw",
+            "Caro pass",
+        ],
+        "Ana play 5-1 Ana",
+        None,
+    ),
+    (
+        "build: second turn is one tile",
+        BUILD,
+        [
+            "Ana play 12-5 Ana",
+            "Ana end",
+            "Ben draw",
+            "Ben pass",
+            "Caro draw",
+            "Caro pass",
+            "Ana play 5-6 Ana",
+        ],
+        "Ana play 6-1 Ana",
+        "mt.one-tile",
+    ),
+    (
+        "build: marked trains open after the first turns",
+        BUILD,
+        ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
+        "Ana play 12-1 Ben",
+        None,
+    ),
+    (
+        "build: mexican open after the first turns",
+        BUILD,
+        ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass"],
+        "Ana play 12-1 mexican",
+        None,
+    ),
+    (
+        "build: no end after the first turns",
+        BUILD,
+        ["Ana play 12-5 Ana", "Ana end", "Ben draw", "Ben pass", "Caro draw", "Caro pass", "Ana draw"],
+        "Ana end",
+        "mt.first-turn",
+    ),
+    (
+        "build: first turns follow the named starter",
+        BUILD,
+        ["Caro start", "Caro play 12-5 Caro", "Caro end", "Ana draw", "Ana pass", "Ben draw", "Ben pass"],
+        "Caro play 12-6 mexican",
+        None,
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, options, before, step, expected",
-                         SINGLE_CASES + BUILD_CASES, ids=[case[0] for case in SINGLE_CASES + BUILD_CASES])
+@pytest.mark.parametrize(
+    "name, options, before, step, expected",
+    SINGLE_CASES + BUILD_CASES,
+    ids=[case[0] for case in SINGLE_CASES + BUILD_CASES],
+)
 def test_rule_table(name, options, before, step, expected):
     engine = run(make_round(**options), before)
     assert rule_of(engine, step) == expected
@@ -223,8 +373,10 @@ def test_setup_counts_and_engine():
 
 
 def test_trains_state_after_plays():
-    engine = run(make_round(engine=9), ["Ana play 9-3 Ana", "Ben play 9-12 mexican", "Caro draw",
-                                        "Caro pass", "Ana play 3-3 Ana"])
+    engine = run(
+        make_round(engine=9),
+        ["Ana play 9-3 Ana", "Ben play 9-12 mexican", "Caro draw", "Caro pass", "Ana play 3-3 Ana"],
+    )
     state = engine.extra_state()
     assert state["trains"]["Ana"] == {"tiles": ["3-9", "3-3"], "open": 3, "marker": False}
     assert state["trains"]["mexican"] == {"tiles": ["9-12"], "open": 12, "marker": False}
@@ -249,8 +401,10 @@ def test_double_on_marked_train_keeps_marker_unless_owner():
     engine = run(make_round(), OPEN_FIVE_MARKED + ["Ben play 5-2 Ana"])
     assert engine.extra_state()["trains"]["Ana"]["marker"] is True
     assert engine.extra_state()["open_doubles"] == []
-    owner = run(make_round(), OPEN_FIVE_MARKED + ["Ben draw", "Ben pass", "Caro draw", "Caro pass",
-                                                  "Ana play 5-2 Ana"])
+    owner = run(
+        make_round(),
+        OPEN_FIVE_MARKED + ["Ben draw", "Ben pass", "Caro draw", "Caro pass", "Ana play 5-2 Ana"],
+    )
     assert owner.extra_state()["trains"]["Ana"]["marker"] is False
 
 
@@ -400,21 +554,29 @@ def test_state_is_picklable():
 
 # ---------------------------------------------------------------- random full rounds
 
+
 @st.composite
 def tables(draw):
     highest = draw(st.sampled_from([9, 12]))
     count = draw(st.integers(2, 4 if highest == 9 else 8))
     players = tuple(["Ana", "Ben", "Caro", "Dev", "Eli", "Fay", "Gus", "Hana"][:count])
-    options = MexicanTrainOptions(first_turn=draw(st.sampled_from(["single", "build"])),
-                                  doubles_order=draw(st.sampled_from(["oldest", "newest"])))
+    options = MexicanTrainOptions(
+        first_turn=draw(st.sampled_from(["single", "build"])),
+        doubles_order=draw(st.sampled_from(["oldest", "newest"])),
+    )
     number = draw(st.integers(1, highest + 1))
     hand = MexicanTrain.hand_size(highest, count, options)
     if draw(st.booleans()):
         hand = draw(st.integers(1, (set_size(highest) - 1) // count))  # a table override
-    setup = RoundSetup(players=players, highest=highest, options=options, number=number,
-                       double=MexicanTrain.round_double(number, highest, MexicanTrainOptions(
-                           first_double=highest)),
-                       starter=players[(number - 1) % count], hand_size=hand)
+    setup = RoundSetup(
+        players=players,
+        highest=highest,
+        options=options,
+        number=number,
+        double=MexicanTrain.round_double(number, highest, MexicanTrainOptions(first_double=highest)),
+        starter=players[(number - 1) % count],
+        hand_size=hand,
+    )
     return setup
 
 
@@ -426,21 +588,26 @@ class Table:
         rng.shuffle(tiles)
         self.hands = {}
         for index, name in enumerate(setup.players):
-            self.hands[name] = tiles[index * setup.hand_size:(index + 1) * setup.hand_size]
-        self.boneyard = tiles[len(setup.players) * setup.hand_size:]
+            self.hands[name] = tiles[index * setup.hand_size : (index + 1) * setup.hand_size]
+        self.boneyard = tiles[len(setup.players) * setup.hand_size :]
         self.table = [setup.double]
         self.open_ends = {key: setup.double.high for key in list(setup.players) + [MEXICAN]}
 
 
 def legal_plays(engine, player, hand):
-    return [Action("play", player, tile, key) for tile in hand for key in engine.targets()
-            if engine.is_legal(Action("play", player, tile, key))]
+    return [
+        Action("play", player, tile, key)
+        for tile in hand
+        for key in engine.targets()
+        if engine.is_legal(Action("play", player, tile, key))
+    ]
 
 
 def bot_action(engine, table, player, rng) -> Action:
     plays = legal_plays(engine, player, table.hands[player])
-    others = [Action(kind, player) for kind in ("draw", "end", "pass")
-              if engine.is_legal(Action(kind, player))]
+    others = [
+        Action(kind, player) for kind in ("draw", "end", "pass") if engine.is_legal(Action(kind, player))
+    ]
     # A round must never get stuck: someone on turn always has a legal step.
     assert plays or others, (player, engine.extra_state())
     if plays and (not others or rng.random() < 0.9):
@@ -463,8 +630,15 @@ def assert_consistent(engine, table, setup):
 
 def try_refused(engine, setup, rng):
     """A few actions the engine refuses must leave it exactly as it was."""
-    candidates = [Action("play", rng.choice(setup.players), rng.choice(full_set(setup.highest)),
-                         rng.choice(engine.targets())) for _ in range(4)]
+    candidates = [
+        Action(
+            "play",
+            rng.choice(setup.players),
+            rng.choice(full_set(setup.highest)),
+            rng.choice(engine.targets()),
+        )
+        for _ in range(4)
+    ]
     candidates += [Action(kind, rng.choice(setup.players)) for kind in ("draw", "pass", "end", "start")]
     for action in candidates:
         before = snapshot(engine)
@@ -507,7 +681,9 @@ def test_random_full_rounds(setup, seed):
             if was_first_turn and setup.options.first_turn == "build":
                 assert key == player
             else:
-                binding_train = trains_before[key]["tiles"] and trains_before[key]["tiles"][-1] in bound_before
+                binding_train = (
+                    trains_before[key]["tiles"] and trains_before[key]["tiles"][-1] in bound_before
+                )
                 assert key in (player, MEXICAN) or trains_before[key]["marker"] or binding_train
             table.open_ends[key] = tile.other(table.open_ends[key])
             table.hands[player].remove(tile)
@@ -527,7 +703,7 @@ def test_random_full_rounds(setup, seed):
     else:
         assert outcome == RoundEnd("blocked", None)
         assert table.boneyard == []
-        tail = [action for action in accepted if action.type in ("play", "pass")][-len(setup.players):]
+        tail = [action for action in accepted if action.type in ("play", "pass")][-len(setup.players) :]
         assert [action.type for action in tail] == ["pass"] * len(setup.players)
     try_refused(engine, setup, rng)
     replay = MexicanTrainRound(setup)

@@ -1,5 +1,6 @@
 """The companion: statistics across games, the totals chart, the follow view and its live
 stream, the QR code, the installable app's files and the PDF route (client level)."""
+
 from __future__ import annotations
 
 import re
@@ -36,10 +37,11 @@ def short_mt(rounds: list[dict], players=("Ana", "Ben", "Caro")) -> Match:
 
 # ----- statistics ------------------------------------------------------------------------
 
+
 def test_summary_of_a_finished_mexican_train_game():
-    match = short_mt([{"Ana": 0, "Ben": 10, "Caro": 30},
-                      {"Ana": 12, "Ben": 0, "Caro": 5},
-                      {"Ana": 3, "Ben": 4, "Caro": 0}])
+    match = short_mt(
+        [{"Ana": 0, "Ben": 10, "Caro": 30}, {"Ana": 12, "Ben": 0, "Caro": 5}, {"Ana": 3, "Ben": 4, "Caro": 0}]
+    )
     summary = summarize("g1", "2026-01-01T10:00:00+00:00", match)
     assert summary.finished and summary.totals == {"Ana": 15, "Ben": 14, "Caro": 35}
     assert summary.winners == ("Ben",)
@@ -47,11 +49,22 @@ def test_summary_of_a_finished_mexican_train_game():
 
 
 def test_player_record_wins_averages_best_worst_and_head_to_head():
-    g1 = summarize("g1", "2026-01-01", short_mt([{"Ana": 0, "Ben": 10, "Caro": 30},
-                                                {"Ana": 12, "Ben": 0, "Caro": 5},
-                                                {"Ana": 3, "Ben": 4, "Caro": 0}]))  # Ben 14 < Ana 15 < Caro 35
-    g2 = summarize("g2", "2026-01-02", short_mt([{"ana": 0, "Ben": 50}, {"ana": 1, "Ben": 2}, {"ana": 0, "Ben": 0}],
-                                                players=("ana", "Ben")))  # ana 1 < Ben 52
+    g1 = summarize(
+        "g1",
+        "2026-01-01",
+        short_mt(
+            [
+                {"Ana": 0, "Ben": 10, "Caro": 30},
+                {"Ana": 12, "Ben": 0, "Caro": 5},
+                {"Ana": 3, "Ben": 4, "Caro": 0},
+            ]
+        ),
+    )  # Ben 14 < Ana 15 < Caro 35
+    g2 = summarize(
+        "g2",
+        "2026-01-02",
+        short_mt([{"ana": 0, "Ben": 50}, {"ana": 1, "Ben": 2}, {"ana": 0, "Ben": 0}], players=("ana", "Ben")),
+    )  # ana 1 < Ben 52
     g3 = summarize("g3", "2026-01-03", short_mt([{"Ana": 99, "Ben": 0, "Caro": 7}]))  # unfinished
     stats = player_stats([g1, g2, g3])
     ana = stats[player_key("Ana")]
@@ -70,8 +83,11 @@ def test_player_record_wins_averages_best_worst_and_head_to_head():
 
 
 def test_shared_win_and_level_head_to_head():
-    g = summarize("g", "2026-02-01", short_mt([{"Ana": 5, "Ben": 5}, {"Ana": 0, "Ben": 0}, {"Ana": 1, "Ben": 1}],
-                                              players=("Ana", "Ben")))
+    g = summarize(
+        "g",
+        "2026-02-01",
+        short_mt([{"Ana": 5, "Ben": 5}, {"Ana": 0, "Ben": 0}, {"Ana": 1, "Ben": 1}], players=("Ana", "Ben")),
+    )
     assert g.winners == ("Ana", "Ben")
     stats = player_stats([g])
     assert stats["ana"].wins == stats["ben"].wins == 1
@@ -80,8 +96,12 @@ def test_shared_win_and_level_head_to_head():
 
 def kozel_game(**options) -> Match:
     # Ana goes out every round; Ben scores 60 twice: account opens and passes lose_at 101.
-    return pad("kozel", ["Ana", "Ben", "Caro"],
-               [{"Ana": 0, "Ben": 60, "Caro": 20}, {"Ana": 0, "Ben": 60, "Caro": 5}], **options)
+    return pad(
+        "kozel",
+        ["Ana", "Ben", "Caro"],
+        [{"Ana": 0, "Ben": 60, "Caro": 20}, {"Ana": 0, "Ben": 60, "Caro": 5}],
+        **options,
+    )
 
 
 def test_kozel_winner_is_the_best_rating_and_the_goat_is_last():
@@ -97,8 +117,12 @@ def test_kozel_winner_is_the_best_rating_and_the_goat_is_last():
 
 
 def test_leaderboard_orders_by_wins_then_rate_and_filters_by_game():
-    a = summarize("a", "1", short_mt([{"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}], ("Ana", "Ben")))
-    b = summarize("b", "2", short_mt([{"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}], ("Ana", "Ben")))
+    a = summarize(
+        "a", "1", short_mt([{"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}], ("Ana", "Ben"))
+    )
+    b = summarize(
+        "b", "2", short_mt([{"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}, {"Ana": 0, "Ben": 9}], ("Ana", "Ben"))
+    )
     k = summarize("k", "3", kozel_game())
     board = leaderboard([a, b, k], "mexican-train")
     assert [(r.name, r.wins, r.finished) for r in board] == [("Ana", 2, 2), ("Ben", 0, 2)]
@@ -108,10 +132,13 @@ def test_leaderboard_orders_by_wins_then_rate_and_filters_by_game():
 
 # ----- chart -----------------------------------------------------------------------------
 
+
 def polyline_points(svg: str) -> list[list[tuple[float, float]]]:
     root = ET.fromstring(str(svg))
-    return [[tuple(map(float, pair.split(","))) for pair in line.get("points").split()]
-            for line in root.iter(SVG + "polyline")]
+    return [
+        [tuple(map(float, pair.split(","))) for pair in line.get("points").split()]
+        for line in root.iter(SVG + "polyline")
+    ]
 
 
 def test_running_totals_per_round():
@@ -167,6 +194,7 @@ def test_kozel_chart_uses_the_booked_account_and_shows_the_goat_line():
 
 # ----- pages -----------------------------------------------------------------------------
 
+
 def test_follow_page_shows_round_turn_trains_and_scores(api, client):
     game = api.create(game="mexican-train", players=["Ana", "Bén", "Caro"], set=12)
     status, state = api.act(game["id"], type="play", player="Ana", tile="12-5", train="Ana")
@@ -183,15 +211,21 @@ def test_follow_page_shows_round_turn_trains_and_scores(api, client):
 
 
 def test_follow_page_escapes_names(api, client):
-    game = api.create(game="kozel", players=["Ana & Co", "\"Ben\"", "Caro"])
+    game = api.create(game="kozel", players=["Ana & Co", '"Ben"', "Caro"])
     html = client.get(f"/games/{game['id']}/follow").get_data(as_text=True)
     assert "Ana &amp; Co" in html and "&#34;Ben&#34;" in html
     assert "Line ends" not in html and "No tile on the table yet" in html
 
 
 def test_follow_of_an_unknown_game_is_404(client):
-    for path in ("/games/nope/follow", "/games/nope/follow/fragment", "/games/nope/events/stream",
-                 "/games/nope/follow/qr.svg", "/games/nope/share", "/games/nope/scoresheet.pdf"):
+    for path in (
+        "/games/nope/follow",
+        "/games/nope/follow/fragment",
+        "/games/nope/events/stream",
+        "/games/nope/follow/qr.svg",
+        "/games/nope/share",
+        "/games/nope/scoresheet.pdf",
+    ):
         assert client.get(path).status_code == 404, path
 
 
@@ -201,7 +235,11 @@ def read_events(response, limit: int) -> list[tuple[str | None, str]]:
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+            fields = dict(
+                line.split(": ", 1)
+                for line in block.splitlines()
+                if ": " in line and not line.startswith(":")
+            )
             if "data" in fields:
                 events.append((fields.get("id"), fields["data"]))
         if len(events) >= limit:
@@ -226,11 +264,15 @@ def test_event_stream_sends_the_version_and_each_new_one(app, api):
 
 def test_event_stream_resumes_from_last_event_id_and_ends_in_bounded_time(app, api):
     import time
+
     app.config.update(FOLLOW_STREAM_SECONDS=0.3, FOLLOW_STREAM_POLL=0.05)
     game = api.create(game="mexican-train", players=["Ana", "Ben"], set=9)
     started = time.monotonic()
-    body = app.test_client().get(f"/games/{game['id']}/events/stream",
-                                 headers={"Last-Event-ID": "1"}).get_data(as_text=True)
+    body = (
+        app.test_client()
+        .get(f"/games/{game['id']}/events/stream", headers={"Last-Event-ID": "1"})
+        .get_data(as_text=True)
+    )
     assert time.monotonic() - started < 3
     assert "event: version" not in body  # already up to date: nothing to send
     body = app.test_client().get(f"/games/{game['id']}/events/stream?since=0").get_data(as_text=True)
@@ -247,8 +289,9 @@ def test_qr_code_encodes_the_absolute_follow_url(api, client):
     assert f"QR code: {url}".encode() in response.data
     # the drawn modules are exactly the matrix of a code made for that URL
     path = re.search(rb'stroke="#000" d="([^"]+)"', response.data).group(1).decode()
-    assert modules_from_path(path, border=4) == {(x, y) for y, row in enumerate(expected.matrix)
-                                                for x, dark in enumerate(row) if dark}
+    assert modules_from_path(path, border=4) == {
+        (x, y) for y, row in enumerate(expected.matrix) for x, dark in enumerate(row) if dark
+    }
 
 
 def modules_from_path(d: str, border: int) -> set[tuple[int, int]]:
@@ -261,7 +304,7 @@ def modules_from_path(d: str, border: int) -> set[tuple[int, int]]:
             x, y = x + float(a), y + float(b)
         elif command in "hH":
             end = x + float(a) if command == "h" else float(a)
-            for column in range(int(round(min(x, end))), int(round(max(x, end)))):
+            for column in range(round(min(x, end)), round(max(x, end))):
                 dark.add((column - border, int(y - 0.5) - border))
             x = end
     return dark
@@ -281,16 +324,28 @@ def test_share_page_warns_when_the_tablet_uses_localhost(api, client):
     assert "scripts/serve --lan" in html and "127.0.0.1:5000" in html
 
 
-@pytest.mark.parametrize("url, loopback", [("http://localhost:5000/x", True), ("http://127.0.0.1/x", True),
-                                           ("http://[::1]:80/x", True), ("http://192.168.1.4:5000/", False),
-                                           ("https://dominoes.example/", False)])
+@pytest.mark.parametrize(
+    "url, loopback",
+    [
+        ("http://localhost:5000/x", True),
+        ("http://127.0.0.1/x", True),
+        ("http://[::1]:80/x", True),
+        ("http://192.168.1.4:5000/", False),
+        ("https://dominoes.example/", False),
+    ],
+)
 def test_is_loopback(url, loopback):
     assert companion.is_loopback(url) is loopback
 
 
 def test_players_pages_and_leaderboard(api, client):
-    a = api.create(game="mexican-train", players=["Ana", "Ben"], set=12, mode="scores",
-                   options={"first_double": 1, "last_double": 0})
+    a = api.create(
+        game="mexican-train",
+        players=["Ana", "Ben"],
+        set=12,
+        mode="scores",
+        options={"first_double": 1, "last_double": 0},
+    )
     api.hands(a["id"], 1, {"Ana": 0, "Ben": 20})
     api.hands(a["id"], 2, {"Ana": 7, "Ben": 3})
     html = client.get("/players").get_data(as_text=True)
@@ -332,6 +387,7 @@ def test_manifest_and_service_worker(client):
 
 def test_service_worker_version_follows_the_static_files(app, client, tmp_path):
     import shutil
+
     static = tmp_path / "static"
     shutil.copytree(app.static_folder, static)
     app.static_folder = str(static)
@@ -351,6 +407,7 @@ def test_pdf_answers_503_without_chromium(app, api, client):
 
 def test_event_stream_beyond_the_limit_answers_at_once_and_asks_to_poll(app, api):
     import time
+
     app.config.update(FOLLOW_STREAMS_MAX=0, FOLLOW_STREAM_SECONDS=20)
     game = api.create(game="kozel", players=["Ana", "Ben"])
     started = time.monotonic()
@@ -376,8 +433,13 @@ def test_follow_page_of_finished_games(api, client):
     html = client.get(f"/games/{kz['id']}/follow").get_data(as_text=True)
     assert "The game is finished." in html and "Goat: <strong>Ben</strong>" in html
     assert '<span class="account">120</span>' in html and '<span class="remembered">+0</span>' in html
-    mt = api.create(game="mexican-train", players=["Ana", "Ben"], set=12, mode="scores",
-                    options={"first_double": 0, "last_double": 0})
+    mt = api.create(
+        game="mexican-train",
+        players=["Ana", "Ben"],
+        set=12,
+        mode="scores",
+        options={"first_double": 0, "last_double": 0},
+    )
     api.hands(mt["id"], 1, {"Ana": 3, "Ben": 0})
     html = client.get(f"/games/{mt['id']}/follow").get_data(as_text=True)
     assert "Winner: <strong>Ben</strong>" in html and "Round 1 of 1" in html

@@ -2,6 +2,7 @@
 its JSON contract for every address under /api/ (API.md: a refusal is a 4xx with
 {"error", "rule"}), and a person gets a page of the app in their language with one
 sentence and the way back, instead of the server's bare English page."""
+
 from __future__ import annotations
 
 import re
@@ -22,10 +23,15 @@ def guarded(tmp_path):
     return app
 
 
-@pytest.mark.parametrize("method, path, status", [
-    ("get", "/api/nothing-here", 404), ("put", "/api/games", 405), ("delete", "/api/games", 405),
-    ("get", "/api/games/no-such-game/rounds/1", 404),
-])
+@pytest.mark.parametrize(
+    "method, path, status",
+    [
+        ("get", "/api/nothing-here", 404),
+        ("put", "/api/games", 405),
+        ("delete", "/api/games", 405),
+        ("get", "/api/games/no-such-game/rounds/1", 404),
+    ],
+)
 def test_every_api_address_answers_json(client, method, path, status):
     response = getattr(client, method)(path)
     assert response.status_code == status
@@ -36,12 +42,15 @@ def test_every_api_address_answers_json(client, method, path, status):
         assert "GET" in response.headers["Allow"] and "POST" in response.headers["Allow"]
 
 
-@pytest.mark.parametrize("method, path, status, title", [
-    ("get", "/no/such/page", 404, "Nothing here"),
-    ("delete", "/games/new", 405, "Not this way"),
-    ("get", "/games/nosuchgame", 404, "No such game"),
-    ("get", "/games/nosuchgame/table", 404, "No such game"),
-])
+@pytest.mark.parametrize(
+    "method, path, status, title",
+    [
+        ("get", "/no/such/page", 404, "Nothing here"),
+        ("delete", "/games/new", 405, "Not this way"),
+        ("get", "/games/nosuchgame", 404, "No such game"),
+        ("get", "/games/nosuchgame/table", 404, "No such game"),
+    ],
+)
 def test_pages_answer_with_a_page_of_the_app(client, method, path, status, title):
     response = getattr(client, method)(path)
     assert response.status_code == status and response.mimetype == "text/html"
@@ -54,11 +63,16 @@ def test_pages_answer_with_a_page_of_the_app(client, method, path, status, title
 
 def test_a_stale_form_is_refused_with_a_page_and_nothing_is_saved(guarded):
     client = guarded.test_client()
-    game = client.post("/api/games", json={"game": "kozel", "players": ["Ana", "Ben"], "mode": "scores"}).get_json()
+    game = client.post(
+        "/api/games", json={"game": "kozel", "players": ["Ana", "Ben"], "mode": "scores"}
+    ).get_json()
     client.post(f"/api/games/{game['id']}/rounds/1/hands", json={"hands": {"Ana": 0, "Ben": 20}})
     before = client.get(f"/api/games/{game['id']}").get_json()
-    response = client.post(f"/games/{game['id']}/undo", data={"version": "2"},
-                           headers={"Referer": f"http://localhost/games/{game['id']}"})
+    response = client.post(
+        f"/games/{game['id']}/undo",
+        data={"version": "2"},
+        headers={"Referer": f"http://localhost/games/{game['id']}"},
+    )
     assert response.status_code == 400
     text = page_text(response)
     assert "This page is too old to send" in text and "nothing was saved" in text
@@ -68,15 +82,20 @@ def test_a_stale_form_is_refused_with_a_page_and_nothing_is_saved(guarded):
 
 
 def test_the_back_link_never_leaves_the_app(client):
-    html = client.get("/nowhere", headers={"Referer": "http://elsewhere.example/games/new"}).get_data(as_text=True)
+    html = client.get("/nowhere", headers={"Referer": "http://elsewhere.example/games/new"}).get_data(
+        as_text=True
+    )
     assert "elsewhere" not in html and "Back" not in html
-    html = client.get("/nowhere", headers={"Referer": "http://localhost/rules/kozel?q=fish"}).get_data(as_text=True)
+    html = client.get("/nowhere", headers={"Referer": "http://localhost/rules/kozel?q=fish"}).get_data(
+        as_text=True
+    )
     assert 'href="/rules/kozel?q=fish"' in html
 
 
 def test_an_unforeseen_crash_gets_a_page_that_says_nothing_changed(guarded):
     def explode():
         raise RuntimeError("a bug")
+
     guarded.add_url_rule("/explode", "explode", explode)
     response = guarded.test_client().get("/explode")
     assert response.status_code == 500
@@ -97,8 +116,9 @@ def test_an_unknown_player_is_named_on_the_page(client):
     assert "Nobody Here" in page_text(response) and "topbar" in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("lang, title", [("hi", "यहाँ कुछ नहीं है"), ("pa", "ਇੱਥੇ ਕੁਝ ਨਹੀਂ ਹੈ"),
-                                         ("hu", "Itt nincs semmi")])
+@pytest.mark.parametrize(
+    "lang, title", [("hi", "यहाँ कुछ नहीं है"), ("pa", "ਇੱਥੇ ਕੁਝ ਨਹੀਂ ਹੈ"), ("hu", "Itt nincs semmi")]
+)
 def test_error_pages_speak_the_chosen_language(client, lang, title):
     client.set_cookie("lang", lang)
     response = client.get("/no/such/page")
@@ -118,8 +138,9 @@ def fresh_token(html: str) -> str:
 
 def test_a_stale_hands_form_comes_back_with_what_was_typed(guarded):
     client = guarded.test_client()
-    game = client.post("/api/games", json={"game": "mexican-train", "players": ["Ana", "Ben"],
-                                            "set": 9, "mode": "scores"}).get_json()
+    game = client.post(
+        "/api/games", json={"game": "mexican-train", "players": ["Ana", "Ben"], "set": 9, "mode": "scores"}
+    ).get_json()
     url = f"/games/{game['id']}/rounds/1/hands"
     typed = {"version": "1", "p0": "0-0 5-9", "p1": "out", "csrf_token": "from-an-old-page"}
     response = client.post(url, data=typed)
@@ -135,8 +156,16 @@ def test_a_stale_hands_form_comes_back_with_what_was_typed(guarded):
 
 def test_a_stale_new_game_form_comes_back_with_what_was_typed(guarded):
     client = guarded.test_client()
-    typed = {"game": "kozel", "mode": "scores", "players-0": "Masha", "players-1": "Alex",
-             "players-2": "", "players-3": "", "start": "1", "csrf_token": "from-an-old-page"}
+    typed = {
+        "game": "kozel",
+        "mode": "scores",
+        "players-0": "Masha",
+        "players-1": "Alex",
+        "players-2": "",
+        "players-3": "",
+        "start": "1",
+        "csrf_token": "from-an-old-page",
+    }
     response = client.post("/games/new", data=typed)
     assert response.status_code == 400
     html = response.get_data(as_text=True)

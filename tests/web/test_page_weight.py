@@ -7,8 +7,9 @@ external), held at the client level so a regression shows up without Chromium:
 * a base.html page asks for few files: one stylesheet and one script of its own (app.css,
   app.js), the page's own ones, and an inline icon; nothing from another host.
 
-``python -m referee.bench --quick`` measures the same page in Chromium (docs/BENCHMARKS.md).
+``python -m bench --quick`` measures the same page in Chromium (docs/BENCHMARKS.md).
 """
+
 from __future__ import annotations
 
 import random
@@ -18,7 +19,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from referee.bench import MT_GAME, GameDriver
+from bench.core import MT_GAME, GameDriver
 from referee.tiles import full_set
 from referee.web.tiles_svg import PIP_COLOURS, face_id, tile_sprite, tile_svg
 
@@ -29,7 +30,8 @@ TILE_BUDGET = 200  # bytes of one tile's <svg>
 
 SUBRESOURCE = re.compile(
     r'<link\b[^>]*\brel="(?:stylesheet|icon|preload|modulepreload)"[^>]*\bhref="([^"]+)"'
-    r'|<script\b[^>]*\bsrc="([^"]+)"|<img\b[^>]*\bsrc="([^"]+)"')
+    r'|<script\b[^>]*\bsrc="([^"]+)"|<img\b[^>]*\bsrc="([^"]+)"'
+)
 
 
 def subresources(html: str) -> list[str]:
@@ -69,9 +71,22 @@ def test_busy_double_12_table_page_stays_under_its_byte_budget(client, api):
     assert "<circle" not in before + after  # no tile draws its pips itself any more
 
 
-@pytest.mark.parametrize("path", ["/", "/games/new", "/rules/mexican-train", "/players", "/leaderboard",
-                                  "{game}", "{game}/table", "{game}/scoresheet", "{game}/follow",
-                                  "{game}/share", "{game}/rounds/1/hands"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/games/new",
+        "/rules/mexican-train",
+        "/players",
+        "/leaderboard",
+        "{game}",
+        "{game}/table",
+        "{game}/scoresheet",
+        "{game}/follow",
+        "{game}/share",
+        "{game}/rounds/1/hands",
+    ],
+)
 def test_base_pages_fetch_few_files_and_nothing_external(client, api, path):
     game = api.create(**MT_GAME)
     response = client.get(path.format(game=f"/games/{game['id']}"))
@@ -81,15 +96,21 @@ def test_base_pages_fetch_few_files_and_nothing_external(client, api, path):
     assert len(files) <= MAX_SUBRESOURCES, files
     assert len(set(files)) == len(files), files  # nothing asked for twice
     assert all(url.startswith("/") and not url.startswith("//") for url in files), files
-    assert re.findall(r'<(?:script|img|link)\b[^>]*\b(?:src|href)="(?:https?:)?//', html) == []  # no other host
+    assert (
+        re.findall(r'<(?:script|img|link)\b[^>]*\b(?:src|href)="(?:https?:)?//', html) == []
+    )  # no other host
     assert "/static/app.css" in files and "/static/app.js" in files
 
 
 def test_table_page_asks_for_four_files_and_an_inline_icon(client, api):
     game = api.create(**MT_GAME)
     html = client.get(f"/games/{game['id']}/table").get_data(as_text=True)
-    assert sorted(subresources(html)) == ["/static/app.css", "/static/app.js",
-                                          "/static/table.css", "/static/table.js"]
+    assert sorted(subresources(html)) == [
+        "/static/app.css",
+        "/static/app.js",
+        "/static/table.css",
+        "/static/table.js",
+    ]
     icon = re.search(r'<link rel="icon" href="data:image/svg\+xml,([^"]+)"', html)
     assert icon, "the icon is inline (a data: URI), so it costs no request"
     shipped = (ROOT / "static" / "icon.svg").read_text().strip()
@@ -112,12 +133,22 @@ def test_every_tile_reference_is_defined_on_the_page(client, api):
     assert "tile-sprite" not in fragment  # one sprite per page, not one per update
 
 
-@pytest.mark.parametrize("path, sprite", [
-    ("/", "never"), ("/games/new", "never"), ("/rules/mexican-train", "never"), ("/players", "never"),
-    ("/leaderboard", "never"), ("{game}/share", "never"),
-    ("{game}/table", "always"), ("{game}/follow", "always"),  # tiles also arrive later by script
-    ("{game}", "with tiles"), ("{game}/scoresheet", "with tiles"), ("{game}/rounds/1/hands", "with tiles"),
-])
+@pytest.mark.parametrize(
+    "path, sprite",
+    [
+        ("/", "never"),
+        ("/games/new", "never"),
+        ("/rules/mexican-train", "never"),
+        ("/players", "never"),
+        ("/leaderboard", "never"),
+        ("{game}/share", "never"),
+        ("{game}/table", "always"),
+        ("{game}/follow", "always"),  # tiles also arrive later by script
+        ("{game}", "with tiles"),
+        ("{game}/scoresheet", "with tiles"),
+        ("{game}/rounds/1/hands", "with tiles"),
+    ],
+)
 def test_the_sprite_comes_only_with_tiles(client, api, path, sprite):
     game_id, _ = busy_mexican_train(api, actions=20)
     html = client.get(path.format(game=f"/games/{game_id}")).get_data(as_text=True)
@@ -158,15 +189,20 @@ def test_tiles_are_small_accessible_references(highest):
 def test_tile_orientation_vertical_and_colours():
     assert str(tile_svg("6-4", 12)) == (
         '<svg class="tile" viewBox="0 0 2 1" role="img" aria-label="4-6"><title>4-6</title>'
-        '<use href="#t-frame"/><use href="#t-c4"/><use href="#t-c6" x="1"/></svg>')
+        '<use href="#t-frame"/><use href="#t-c4"/><use href="#t-c6" x="1"/></svg>'
+    )
     # first= is the half on the left (a train reads from the engine out)
-    assert 'aria-label="6-4"><title>6-4</title><use href="#t-frame"/><use href="#t-c6"/><use href="#t-c4" x="1"/>' \
+    assert (
+        'aria-label="6-4"><title>6-4</title><use href="#t-frame"/><use href="#t-c6"/><use href="#t-c4" x="1"/>'
         in str(tile_svg("4-6", 12, first=6))
+    )
     # vertical: the same drawing turned a quarter, top half first
     vertical = str(tile_svg("9-9", 9, vertical=True))
     assert 'class="tile double" viewBox="0 0 1 2"' in vertical
-    assert '<g transform="translate(1 0) rotate(90)"><use href="#t-frame"/><use href="#t-k9"/>' \
-           '<use href="#t-k9" x="1"/></g>' in vertical
+    assert (
+        '<g transform="translate(1 0) rotate(90)"><use href="#t-frame"/><use href="#t-k9"/>'
+        '<use href="#t-k9" x="1"/></g>' in vertical
+    )
     # up to double-9 the pips are black, above they take the numbered sets' colours; 0 is blank
     assert face_id(0, 12) == "" and face_id(5, 9) == "t-k5" and face_id(5, 12) == "t-c5"
     assert str(tile_svg("0-0", 6)).count("<use") == 1

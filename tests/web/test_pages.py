@@ -1,6 +1,7 @@
 """The pages through the Flask test client: home, new game, the game, hands left, undo, the
 scoresheet (Kozel's ledger included), the rule book and the redeal check; every refusal
 shown with its rule id linked to the rule book; CSRF on the served app."""
+
 from __future__ import annotations
 
 import html
@@ -11,7 +12,6 @@ from urllib.parse import quote
 import pytest
 
 from referee.rules.book import rules_for
-
 from tests.web.page_helpers import MT_FORM, refusal, text
 
 
@@ -36,14 +36,16 @@ def hands(client, game_id, number, *entries, version=None):
 
 # ----- home and new game ---------------------------------------------------------------------
 
+
 def test_home_lists_games_in_progress_first_and_finished_below(client, api):
-    done = api.create(game="mexican-train", set=9, mode="scores", players=["Ana", "Ben"],
-                      options={"first_double": 0})
+    done = api.create(
+        game="mexican-train", set=9, mode="scores", players=["Ana", "Ben"], options={"first_double": 0}
+    )
     api.hands(done["id"], 1, {"Ana": 0, "Ben": 7})
     playing = api.create(game="kozel", mode="scores", players=["Masha", "Alex"])
     body = text(client.get("/"))
-    assert body.index("In progress") < body.index(f'/games/{playing["id"]}') < body.index("Finished")
-    assert body.index("Finished") < body.index(f'/games/{done["id"]}')
+    assert body.index("In progress") < body.index(f"/games/{playing['id']}") < body.index("Finished")
+    assert body.index("Finished") < body.index(f"/games/{done['id']}")
     assert "Won by Ana" in body and "Round 1" in body
     assert 'href="/games/new"' in body
 
@@ -65,16 +67,40 @@ def test_new_game_form_creates_a_score_pad_and_remembers_the_table(client, api):
     assert re.search(r'<option selected value="9">|<option value="9" selected>', form)
 
 
-@pytest.mark.parametrize("game, fields, options", [
-    ("mexican-train", {"mt_first_turn": "build", "mt_doubles_order": "newest", "mt_hand_size": "12",
-                       "mt_first_double": "9", "mt_last_double": "3", "mt_tie_break": "chicken-foot"},
-     {"first_turn": "build", "doubles_order": "newest", "hand_size": 12, "first_double": 9,
-      "last_double": 3, "tie_break": "chicken-foot"}),
-    ("chicken-foot", {"set": "", "cf_arms": "6", "cf_double_blank": "0", "cf_hand_size": "6"},
-     {"arms": 6, "double_blank": 0, "hand_size": 6}),
-    ("kozel", {"set": "", "kz_fish": "one", "kz_lose_at": "51", "kz_zero_zero": "25"},
-     {"fish": "one", "lose_at": 51, "zero_zero": 25}),
-])
+@pytest.mark.parametrize(
+    "game, fields, options",
+    [
+        (
+            "mexican-train",
+            {
+                "mt_first_turn": "build",
+                "mt_doubles_order": "newest",
+                "mt_hand_size": "12",
+                "mt_first_double": "9",
+                "mt_last_double": "3",
+                "mt_tie_break": "chicken-foot",
+            },
+            {
+                "first_turn": "build",
+                "doubles_order": "newest",
+                "hand_size": 12,
+                "first_double": 9,
+                "last_double": 3,
+                "tie_break": "chicken-foot",
+            },
+        ),
+        (
+            "chicken-foot",
+            {"set": "", "cf_arms": "6", "cf_double_blank": "0", "cf_hand_size": "6"},
+            {"arms": 6, "double_blank": 0, "hand_size": 6},
+        ),
+        (
+            "kozel",
+            {"set": "", "kz_fish": "one", "kz_lose_at": "51", "kz_zero_zero": "25"},
+            {"fish": "one", "lose_at": 51, "zero_zero": 25},
+        ),
+    ],
+)
 def test_new_game_passes_each_games_options(client, api, game, fields, options):
     game_id = created_id(new_game(client, ["Ana", "Ben", "Caro"], game=game, mode="referee", **fields))
     state = api.state(game_id)
@@ -84,13 +110,16 @@ def test_new_game_passes_each_games_options(client, api, game, fields, options):
         assert state["options"][key] == value
 
 
-@pytest.mark.parametrize("game, players, fields, rule", [
-    ("mexican-train", ["A", "B", "C", "D", "E"], {}, "mt.players"),     # 5 players, double-9
-    ("mexican-train", ["Ana"], {}, "mt.players"),
-    ("kozel", ["A", "B", "C", "D", "E"], {"set": ""}, "kz.players"),
-    ("kozel", ["A", "B"], {"set": "9"}, "kz.players"),                   # kozel: double-6 only
-    ("chicken-foot", ["A", "B", "C", "D", "E", "F", "G", "H", "I"], {"set": "9"}, "cf.players"),
-])
+@pytest.mark.parametrize(
+    "game, players, fields, rule",
+    [
+        ("mexican-train", ["A", "B", "C", "D", "E"], {}, "mt.players"),  # 5 players, double-9
+        ("mexican-train", ["Ana"], {}, "mt.players"),
+        ("kozel", ["A", "B", "C", "D", "E"], {"set": ""}, "kz.players"),
+        ("kozel", ["A", "B"], {"set": "9"}, "kz.players"),  # kozel: double-6 only
+        ("chicken-foot", ["A", "B", "C", "D", "E", "F", "G", "H", "I"], {"set": "9"}, "cf.players"),
+    ],
+)
 def test_new_game_refusals_show_the_rule_id_linked_to_the_rule_book(client, api, game, players, fields, rule):
     response = new_game(client, players, game=game, **fields)
     assert response.status_code == 422
@@ -123,10 +152,14 @@ def test_add_player_without_javascript_adds_a_field(client):
 
 def test_names_with_markup_characters_are_shown_as_text(client, api):
     game = api.create(game="mexican-train", mode="scores", set=9, players=['Tom & "Jerry"', "Zoë"])
-    for url in ("/", f"/games/{game['id']}", f"/games/{game['id']}/scoresheet",
-                f"/games/{game['id']}/rounds/1/hands"):
+    for url in (
+        "/",
+        f"/games/{game['id']}",
+        f"/games/{game['id']}/scoresheet",
+        f"/games/{game['id']}/rounds/1/hands",
+    ):
         body = text(client.get(url))
-        assert 'Tom &amp; &#34;Jerry&#34;' in body, url
+        assert "Tom &amp; &#34;Jerry&#34;" in body, url
         assert 'Tom & "Jerry"' not in body, url
 
 
@@ -139,12 +172,13 @@ def test_a_bad_remembered_cookie_is_ignored(client):
 
 # ----- the game page ---------------------------------------------------------------------------
 
+
 def test_game_page_of_a_score_pad(client, api):
     game = api.create(game="mexican-train", mode="scores", players=["Ana", "Ben", "Caro"])
     body = text(client.get(f"/games/{game['id']}"))
     assert "Round 1 of 13" in body and 'aria-label="12-12"' in body
     assert f'href="/games/{game["id"]}/rounds/1/hands"' in body and "Enter round 1 hands" in body
-    assert f'/api/games/{game["id"]}/scoresheet.csv' in body and "Scoresheet" in body
+    assert f"/api/games/{game['id']}/scoresheet.csv" in body and "Scoresheet" in body
     assert "Undo the last entry" not in body  # nothing to undo yet
     api.hands(game["id"], 1, {"Ana": ["0-0", "5-6"], "Ben": 12, "Caro": []})
     body = text(client.get(f"/games/{game['id']}"))
@@ -179,9 +213,11 @@ def test_unknown_game_and_round_are_404(client, api):
 
 # ----- hands left ------------------------------------------------------------------------------
 
+
 def test_hands_page_shows_the_picker_and_the_zero_rule(client, api):
-    game = api.create(game="mexican-train", mode="scores", set=9, players=["Ana", "Ben"],
-                      options={"double_blank": 25})
+    game = api.create(
+        game="mexican-train", mode="scores", set=9, players=["Ana", "Ben"], options={"double_blank": 25}
+    )
     body = text(client.get(f"/games/{game['id']}/rounds/1/hands"))
     assert body.count("data-tile=") == 55  # the whole double-9 set
     assert 'data-zero-alone="25"' in body and "Double-blank 0-0 counts 25" in body
@@ -203,12 +239,15 @@ def test_hands_typed_and_as_tiles_are_booked(client, api):
     assert state["rounds"][0]["end"] == {"reason": "table", "player": "Caro"}
 
 
-@pytest.mark.parametrize("entries, rule, words", [
-    (("5-6 6-5", "3", "out"), "unique", "twice"),
-    (("5-6", "5-6", "out"), "unique", "both"),
-    (("9-10", "3", "out"), "tiles", "no 9-10"),
-    (("out", "3", "out"), "mt.end.domino", "Only one player"),
-])
+@pytest.mark.parametrize(
+    "entries, rule, words",
+    [
+        (("5-6 6-5", "3", "out"), "unique", "twice"),
+        (("5-6", "5-6", "out"), "unique", "both"),
+        (("9-10", "3", "out"), "tiles", "no 9-10"),
+        (("out", "3", "out"), "mt.end.domino", "Only one player"),
+    ],
+)
 def test_impossible_hands_are_refused_with_their_rule_and_nothing_changes(client, api, entries, rule, words):
     game = api.create(game="mexican-train", mode="scores", set=9, players=["Ana", "Ben", "Caro"])
     response = hands(client, game["id"], 1, *entries)
@@ -220,10 +259,13 @@ def test_impossible_hands_are_refused_with_their_rule_and_nothing_changes(client
     assert f'value="{entries[0]}"' in text(response)  # what was typed is kept
 
 
-@pytest.mark.parametrize("entries, words", [
-    (("abc", "3", "out"), "is not a tile"),
-    (("", "3", "out"), "Enter Ana's hand"),
-])
+@pytest.mark.parametrize(
+    "entries, words",
+    [
+        (("abc", "3", "out"), "is not a tile"),
+        (("", "3", "out"), "Enter Ana's hand"),
+    ],
+)
 def test_malformed_hands_are_refused_without_a_rule(client, api, entries, words):
     game = api.create(game="mexican-train", mode="scores", set=9, players=["Ana", "Ben", "Caro"])
     response = hands(client, game["id"], 1, *entries)
@@ -270,6 +312,7 @@ def test_referee_mode_hands_leave_out_tiles_on_the_table_and_show_tracked_sizes(
 
 # ----- undo ------------------------------------------------------------------------------------
 
+
 def test_undo_takes_back_the_last_entry(client, api):
     game = api.create(game="mexican-train", mode="scores", set=9, players=["Ana", "Ben"])
     api.hands(game["id"], 1, {"Ana": 3, "Ben": []})
@@ -288,9 +331,15 @@ def test_undo_takes_back_the_last_entry(client, api):
 
 # ----- scoresheet -----------------------------------------------------------------------------
 
+
 def test_scoresheet_of_a_finished_game_with_the_tie_break(client, api):
-    game = api.create(game="mexican-train", mode="scores", set=9, players=["Ana", "Ben"],
-                      options={"first_double": 1, "tie_break": "chicken-foot", "double_blank": 25})
+    game = api.create(
+        game="mexican-train",
+        mode="scores",
+        set=9,
+        players=["Ana", "Ben"],
+        options={"first_double": 1, "tie_break": "chicken-foot", "double_blank": 25},
+    )
     api.hands(game["id"], 1, {"Ana": [], "Ben": 5})
     api.hands(game["id"], 2, {"Ana": 10, "Ben": 5})
     body = text(client.get(f"/games/{game['id']}/scoresheet"))
@@ -304,8 +353,9 @@ def test_scoresheet_of_a_finished_game_with_the_tie_break(client, api):
 
 
 def test_kozel_scoresheet_shows_remembered_open_fish_pot_goat_and_ratings(client, api):
-    game = api.create(game="kozel", mode="scores", players=["Masha", "Alex", "Olya", "Serg"],
-                      options={"fish": "one"})
+    game = api.create(
+        game="kozel", mode="scores", players=["Masha", "Alex", "Olya", "Serg"], options={"fish": "one"}
+    )
     gid = game["id"]
     api.hands(gid, 1, {"Masha": [], "Alex": 3, "Olya": 13, "Serg": 5})  # Olya opens at 13
     api.hands(gid, 2, {"Masha": 10, "Alex": 10, "Olya": 5, "Serg": 2})  # fish, tie: pot 27
@@ -323,7 +373,7 @@ def test_kozel_scoresheet_shows_remembered_open_fish_pot_goat_and_ratings(client
     state = api.state(gid)
     assert state["goats"] == ["Olya"]
     sheet = text(client.get(f"/games/{gid}/scoresheet"))
-    assert 'kz-cell took-pot' in sheet
+    assert "kz-cell took-pot" in sheet
     assert re.search(r"Goat: <strong>Olya</strong>", sheet)
     for name, points in state["rating"].items():
         assert f"{name} {points}" in sheet
@@ -331,6 +381,7 @@ def test_kozel_scoresheet_shows_remembered_open_fish_pot_goat_and_ratings(client
 
 
 # ----- rule book and redeal ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game", ["mexican-train", "chicken-foot", "kozel"])
 def test_rule_book_lists_every_rule_with_its_anchor(client, game):
@@ -346,19 +397,22 @@ def test_rule_book_shows_the_deal_table(client):
     table = re.search(r'<table class="sheet deal">(.*?)</table>', body, re.S).group(1)
     cells = re.findall(r"<td>(.*?)</td>", table)
     assert cells[:7] == ["16", "16", "15", "14", "12", "10", "9"]  # double-12, 2..8 players
-    assert cells[7:10] == ["15", "13", "10"]                         # double-9
+    assert cells[7:10] == ["15", "13", "10"]  # double-9
 
 
-@pytest.mark.parametrize("tiles, verdict", [
-    ("1-1 2-2 3-3 4-4 5-5 0-6 1-6", "Yes — deal again"),
-    ("0-6 1-6 2-6 3-6 4-6 5-6 0-0", "Yes — deal again"),
-    ("0-1 2-3 4-5 6-6 1-1 0-2 3-5", "No — play this hand"),
-])
+@pytest.mark.parametrize(
+    "tiles, verdict",
+    [
+        ("1-1 2-2 3-3 4-4 5-5 0-6 1-6", "Yes — deal again"),
+        ("0-6 1-6 2-6 3-6 4-6 5-6 0-0", "Yes — deal again"),
+        ("0-1 2-3 4-5 6-6 1-1 0-2 3-5", "No — play this hand"),
+    ],
+)
 def test_redeal_check(client, tiles, verdict):
     response = client.post("/kozel/redeal", data={"tiles": tiles})
     body = text(response)
     assert response.status_code == 200 and verdict in body and "(kz.redeal)" in body
-    assert body.count("<div class=\"verdict ") == 1
+    assert body.count('<div class="verdict ') == 1
 
 
 def test_redeal_refuses_a_hand_that_is_not_seven_tiles(client):
@@ -372,13 +426,15 @@ def test_redeal_refuses_a_hand_that_is_not_seven_tiles(client):
 
 # ----- CSRF on the served app ---------------------------------------------------------------------
 
+
 def test_forms_without_a_csrf_token_are_refused(live_app):
     client = live_app.test_client()
     data = dict(MT_FORM, **{"players-0": "Ana", "players-1": "Ben"})
     assert client.post("/games/new", data=data).status_code == 400
     assert client.post("/kozel/redeal", data={"tiles": "1-1"}).status_code == 400
-    status = client.post("/api/games", json={"game": "mexican-train", "mode": "scores", "set": 9,
-                                             "players": ["Ana", "Ben"]})
+    status = client.post(
+        "/api/games", json={"game": "mexican-train", "mode": "scores", "set": 9, "players": ["Ana", "Ben"]}
+    )
     game_id = status.get_json()["id"]
     assert client.post(f"/games/{game_id}/rounds/1/hands", data={"p0": "3", "p1": "out"}).status_code == 400
     assert client.post(f"/games/{game_id}/undo", data={}).status_code == 400
@@ -386,8 +442,9 @@ def test_forms_without_a_csrf_token_are_refused(live_app):
     # with the token from the page, the same form is accepted
     page = client.get(f"/games/{game_id}/rounds/1/hands").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    response = client.post(f"/games/{game_id}/rounds/1/hands",
-                           data={"p0": "3", "p1": "out", "csrf_token": token})
+    response = client.post(
+        f"/games/{game_id}/rounds/1/hands", data={"p0": "3", "p1": "out", "csrf_token": token}
+    )
     assert response.status_code == 303
 
 

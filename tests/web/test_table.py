@@ -1,5 +1,6 @@
 """The table page (referee mode), through the Flask test client: two-tap logging, refusals
 with their rule, stale versions, undo, start, "can I play this?", the round's end."""
+
 from __future__ import annotations
 
 import random
@@ -87,11 +88,14 @@ def test_a_legal_play_is_logged(client, api, mt):
     assert 'data-tile="8-9"' not in html.split('class="picker')[1]
 
 
-@pytest.mark.parametrize("fields, rule", [
-    ({"tile": "8-9", "place": "Ben"}, "mt.train.available"),
-    ({"tile": "1-2", "place": "Ana"}, "mt.match"),
-    ({"tile": "9-9", "place": "Ana"}, "unique"),
-])
+@pytest.mark.parametrize(
+    "fields, rule",
+    [
+        ({"tile": "8-9", "place": "Ben"}, "mt.train.available"),
+        ({"tile": "1-2", "place": "Ana"}, "mt.match"),
+        ({"tile": "9-9", "place": "Ana"}, "unique"),
+    ],
+)
 def test_an_illegal_play_is_refused_with_its_rule_and_nothing_changes(client, api, mt, fields, rule):
     before = api.state(mt["id"])
     response = act(client, mt["id"], mt["version"], type="play", player="Ana", **fields)
@@ -188,8 +192,13 @@ def test_end_of_a_built_first_turn(client, api):
     game_id, version = game["id"], game["version"]
     _, html = table(client, game_id)
     assert 'data-action="end"' in html
-    assert act(client, game_id, version, type="play", player="Ana", tile="9-5", place="Ana").status_code == 303
-    assert act(client, game_id, version + 1, type="play", player="Ana", tile="5-1", place="Ana").status_code == 303
+    assert (
+        act(client, game_id, version, type="play", player="Ana", tile="9-5", place="Ana").status_code == 303
+    )
+    assert (
+        act(client, game_id, version + 1, type="play", player="Ana", tile="5-1", place="Ana").status_code
+        == 303
+    )
     assert api.state(game_id)["round"]["turn"] == "Ana"
     assert act(client, game_id, version + 2, type="end", player="Ana").status_code == 303
     assert api.state(game_id)["round"]["turn"] == "Ben"
@@ -210,16 +219,27 @@ def test_forged_or_expired_forms_change_nothing(tmp_path, api):
     client = app.test_client()
     assert client.post("/api/games", json=MT).status_code == 201
     game = client.get("/api/games").get_json()["games"][0]
-    response = client.post(f"/games/{game['id']}/table/act",
-                           data={"version": 1, "type": "play", "player": "Ana", "tile": "8-9", "place": "Ana"})
+    response = client.post(
+        f"/games/{game['id']}/table/act",
+        data={"version": 1, "type": "play", "player": "Ana", "tile": "8-9", "place": "Ana"},
+    )
     assert response.status_code == 400
     assert "security token" in response.get_data(as_text=True)
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 1
     # with the page's token the same tap is logged
     html = client.get(f"/games/{game['id']}/table?tile=8-9").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
-    response = client.post(f"/games/{game['id']}/table/act", data={
-        "csrf_token": token, "version": 1, "type": "play", "player": "Ana", "tile": "8-9", "place": "Ana"})
+    response = client.post(
+        f"/games/{game['id']}/table/act",
+        data={
+            "csrf_token": token,
+            "version": 1,
+            "type": "play",
+            "player": "Ana",
+            "tile": "8-9",
+            "place": "Ana",
+        },
+    )
     assert response.status_code == 303
 
 
@@ -237,8 +257,8 @@ def _bot_round(api, game_id, seed, players, hand, highest, engine_tile):
     rng = random.Random(seed)
     tiles = [t for t in full_set(highest) if t != engine_tile]
     rng.shuffle(tiles)
-    hands = {p: tiles[i * hand:(i + 1) * hand] for i, p in enumerate(players)}
-    boneyard = tiles[len(players) * hand:]
+    hands = {p: tiles[i * hand : (i + 1) * hand] for i, p in enumerate(players)}
+    boneyard = tiles[len(players) * hand :]
     for _ in range(500):
         state = api.state(game_id)
         if state["round"]["status"] != "playing":
@@ -337,18 +357,28 @@ def test_kozel_line_with_both_ends(client, api):
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert '<span class="rule-id">kz.lead.first</span>' in html and "#rule-kz-lead-first" in html
-    assert act(client, game_id, game["version"], type="play", player="Ben", tile="1-1",
-               place="centre").status_code == 303
+    assert (
+        act(
+            client, game_id, game["version"], type="play", player="Ben", tile="1-1", place="centre"
+        ).status_code
+        == 303
+    )
     _, html = table(client, game_id, "?tile=1-4")
     assert re.search(r'<span class="turn-name">Caro</span>', html)
     assert lit_places(html) == {"1-1"}
-    assert act(client, game_id, game["version"] + 1, type="play", player="Caro", tile="1-4",
-               place="1-1").status_code == 303
+    assert (
+        act(
+            client, game_id, game["version"] + 1, type="play", player="Caro", tile="1-4", place="1-1"
+        ).status_code
+        == 303
+    )
     _, html = table(client, game_id, "?tile=1-6")
     assert lit_places(html) == {"1-1"}
     ends = api.state(game_id)["round"]["ends"]
     assert sorted(ends) == [1, 4]
-    assert re.search(rf'data-end="left">{ends[0]}<', html) and re.search(rf'data-end="right">{ends[1]}<', html)
+    assert re.search(rf'data-end="left">{ends[0]}<', html) and re.search(
+        rf'data-end="right">{ends[1]}<', html
+    )
     _, html = table(client, game_id, "?tile=4-6")
     assert lit_places(html) == {"1-4"}
     _, html = table(client, game_id, "?tile=2-3")
@@ -363,8 +393,13 @@ def test_kozel_line_with_both_ends(client, api):
 def test_kozel_line_is_drawn_in_order(client, api):
     game = api.create(game="kozel", players=["Ana", "Ben", "Caro", "Dan"])
     game_id = game["id"]
-    for player, tile, on in [("Ana", "1-1", None), ("Ben", "1-3", "1-1"), ("Caro", "1-5", "1-1"),
-                             ("Dan", "3-6", "1-3"), ("Ana", "5-5", "1-5")]:
+    for player, tile, on in [
+        ("Ana", "1-1", None),
+        ("Ben", "1-3", "1-1"),
+        ("Caro", "1-5", "1-1"),
+        ("Dan", "3-6", "1-3"),
+        ("Ana", "5-5", "1-5"),
+    ]:
         body = {"type": "play", "player": player, "tile": tile}
         if on:
             body["on"] = on
@@ -378,7 +413,9 @@ def test_kozel_line_is_drawn_in_order(client, api):
     ends = api.state(game_id)["round"]["ends"]
     assert faces[0][0] == ends[0] and faces[-1][1] == ends[1]  # the line reads end to end
     assert all(left[1] == right[0] for left, right in zip(faces, faces[1:]))
-    assert re.search(rf'data-end="left">{ends[0]}<', html) and re.search(rf'data-end="right">{ends[1]}<', html)
+    assert re.search(rf'data-end="left">{ends[0]}<', html) and re.search(
+        rf'data-end="right">{ends[1]}<', html
+    )
 
 
 # ----------------------------------------------------------------------------- chicken foot
@@ -391,11 +428,17 @@ def test_chicken_foot_spinner_arms_and_places(client, api):
     assert lit_places(html) == {"centre"}
     response = act(client, game_id, version, type="play", player="Ben", tile="8-9", place="centre")
     assert response.status_code == 422 and "cf.start" in response.get_data(as_text=True)
-    assert act(client, game_id, version, type="play", player="Ben", tile="9-9", place="centre").status_code == 303
+    assert (
+        act(client, game_id, version, type="play", player="Ben", tile="9-9", place="centre").status_code
+        == 303
+    )
     _, html = table(client, game_id, "?tile=9-3")
     assert re.search(r'<span class="turn-name">Ana</span>', html)
     assert lit_places(html) == {"9-9"}
-    assert act(client, game_id, version + 1, type="play", player="Ana", tile="9-3", place="9-9").status_code == 303
+    assert (
+        act(client, game_id, version + 1, type="play", player="Ana", tile="9-3", place="9-9").status_code
+        == 303
+    )
     response = act(client, game_id, version + 2, type="play", player="Ben", tile="3-4", place="9-3")
     assert response.status_code == 422 and "cf.spinner" in response.get_data(as_text=True)
     engine = _engine(api, game_id)
@@ -406,8 +449,14 @@ def test_chicken_foot_spinner_arms_and_places(client, api):
 def test_chicken_foot_is_drawn_as_a_foot(client, api):
     game = api.create(game="chicken-foot", set=9, players=["Ana", "Ben"])
     game_id = game["id"]
-    plays = [("Ben", "9-9", None), ("Ana", "9-1", "9-9"), ("Ben", "9-2", "9-9"), ("Ana", "9-3", "9-9"),
-             ("Ben", "9-4", "9-9"), ("Ana", "1-1", "9-1")]
+    plays = [
+        ("Ben", "9-9", None),
+        ("Ana", "9-1", "9-9"),
+        ("Ben", "9-2", "9-9"),
+        ("Ana", "9-3", "9-9"),
+        ("Ben", "9-4", "9-9"),
+        ("Ana", "1-1", "9-1"),
+    ]
     for player, tile, on in plays:
         body = {"type": "play", "player": player, "tile": tile, **({"on": on} if on else {})}
         status, data = api.post(f"/api/games/{game_id}/actions", body)
@@ -422,7 +471,10 @@ def test_chicken_foot_is_drawn_as_a_foot(client, api):
     assert response.status_code == 422 and "cf.double" in response.get_data(as_text=True)
     for player, tile in [("Ben", "1-5"), ("Ana", "1-6"), ("Ben", "1-7")]:
         version = api.state(game_id)["version"]
-        assert act(client, game_id, version, type="play", player=player, tile=tile, place="1-1").status_code == 303
+        assert (
+            act(client, game_id, version, type="play", player=player, tile=tile, place="1-1").status_code
+            == 303
+        )
     _, html = table(client, game_id, "?tile=5-8")
     foot = html.split('data-foot="1-1"')[1].split('class="arm"')[0]
     assert re.findall(r'data-tile="(\d-\d)"', foot) == ["1-1", "1-5", "1-6", "1-7"]
@@ -437,15 +489,25 @@ def test_chicken_foot_is_drawn_as_a_foot(client, api):
 def test_kozel_fish_is_announced_with_its_fisherman(client, api):
     game = api.create(game="kozel", players=["Ana", "Ben", "Caro", "Dan"])
     game_id = game["id"]
-    plays = [("Ana", "1-1", None), ("Ben", "1-2", "1-1"), ("Caro", "1-4", "1-1"), ("Dan", "2-3", "1-2"),
-             ("Ana", "4-5", "1-4"), ("Ben", "1-3", "2-3"), ("Caro", "1-5", "4-5"), ("Dan", "1-6", "1-3"),
-             ("Ana", "0-6", "1-6")]
+    plays = [
+        ("Ana", "1-1", None),
+        ("Ben", "1-2", "1-1"),
+        ("Caro", "1-4", "1-1"),
+        ("Dan", "2-3", "1-2"),
+        ("Ana", "4-5", "1-4"),
+        ("Ben", "1-3", "2-3"),
+        ("Caro", "1-5", "4-5"),
+        ("Dan", "1-6", "1-3"),
+        ("Ana", "0-6", "1-6"),
+    ]
     for player, tile, on in plays:
         body = {"type": "play", "player": player, "tile": tile, **({"on": on} if on else {})}
         status, data = api.post(f"/api/games/{game_id}/actions", body)
         assert status == 200, data
     version = api.state(game_id)["version"]
-    assert act(client, game_id, version, type="play", player="Ben", tile="0-1", place="0-6").status_code == 303
+    assert (
+        act(client, game_id, version, type="play", player="Ben", tile="0-1", place="0-6").status_code == 303
+    )
     state = api.state(game_id)
     assert state["round"]["end"] == {"reason": "fish", "player": "Ben"}
     _, html = table(client, game_id)

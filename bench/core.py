@@ -1,4 +1,4 @@
-"""Benchmarks (issue 8): ``python -m referee.bench [--quick] [--profile]``.
+"""Benchmarks (issue 8): ``python -m bench [--quick] [--profile]``.
 
 Prints a table and, as its last line, one JSON object with the figures of issue 8, each
 measured in this run (see docs/BENCHMARKS.md for what each one means and the goals):
@@ -22,6 +22,7 @@ measured in this run (see docs/BENCHMARKS.md for what each one means and the goa
 request reaching the Flask app to its response headers, sent back in ``Server-Timing``);
 the client round trip over a keep-alive HTTP connection is shown beside it in the table.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,9 +38,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
@@ -49,8 +51,14 @@ from referee.store import apply_event
 from referee.tiles import full_set
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 KOZEL_PLAYERS = ("Ana", "Boris", "Vera", "Gleb")
 MT_PLAYERS = ("Ana", "Ben", "Chloé", "Dara", "Eli", "Fay", "Gus", "Hana")
 MT_GAME = {"game": "mexican-train", "set": 12, "players": list(MT_PLAYERS)}
@@ -66,6 +74,7 @@ GOALS = {
 
 
 # ----- engines ---------------------------------------------------------------------------
+
 
 def _timed_loop(seconds: float, one: Callable[[], int]) -> tuple[int, int, float]:
     """Call ``one`` (which returns the actions it took) until ``seconds`` have passed."""
@@ -85,9 +94,16 @@ _KOZEL_HIGH = tuple(tile.high for tile in _KOZEL_TILES)
 _LEAD_ORDER = tuple(_KOZEL_TILES.index(tile) for tile in lead_order())
 _KOZEL_SETUPS: dict[tuple[int, str | None], Any] = {}
 # Actions are immutable values, made once: _KOZEL_PLAYS[seat][tile][on + 1] (on -1: none).
-_KOZEL_PLAYS = tuple(tuple(tuple(Action("play", name, tile, None, _KOZEL_TILES[on] if on >= 0 else None)
-                                 for on in range(-1, len(_KOZEL_TILES)))
-                           for tile in _KOZEL_TILES) for name in KOZEL_PLAYERS)
+_KOZEL_PLAYS = tuple(
+    tuple(
+        tuple(
+            Action("play", name, tile, None, _KOZEL_TILES[on] if on >= 0 else None)
+            for on in range(-1, len(_KOZEL_TILES))
+        )
+        for tile in _KOZEL_TILES
+    )
+    for name in KOZEL_PLAYERS
+)
 _KOZEL_PASSES = tuple(Action("pass", name) for name in KOZEL_PLAYERS)
 _KOZEL_SEATS = {name: seat for seat, name in enumerate(KOZEL_PLAYERS)}
 
@@ -104,8 +120,9 @@ def _kozel_setup(number: int, leader: str | None):
     return setup
 
 
-def kozel_round(rng: random.Random, number: int, leader: str | None,
-                check_view: bool = False) -> tuple[Any, int]:
+def kozel_round(
+    rng: random.Random, number: int, leader: str | None, check_view: bool = False
+) -> tuple[Any, int]:
     """One random full Kozel round, 4 players, all 28 tiles dealt (hidden from the engine).
 
     The bots see the table as players do (they track the two ends of the line from the
@@ -118,7 +135,7 @@ def kozel_round(rng: random.Random, number: int, leader: str | None,
     """
     order = list(range(len(_KOZEL_TILES)))
     rng.shuffle(order)
-    hands = [sorted(order[seat * 7:(seat + 1) * 7]) for seat in range(4)]
+    hands = [sorted(order[seat * 7 : (seat + 1) * 7]) for seat in range(4)]
     engine = KozelRound(_kozel_setup(number, leader))
     low, high, seats = _KOZEL_LOW, _KOZEL_HIGH, _KOZEL_SEATS
     ends: list[list[int]] = []  # the bots' view: [tile at the end, value it shows] for both ends
@@ -215,8 +232,13 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
         return len(log)
 
     count, actions, elapsed = _timed_loop(seconds, one)
-    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed,
-            "us_per_action": elapsed / actions * 1e6}
+    return {
+        "rounds": count,
+        "actions": actions,
+        "seconds": elapsed,
+        "per_s": count / elapsed,
+        "us_per_action": elapsed / actions * 1e6,
+    }
 
 
 def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
@@ -235,13 +257,19 @@ def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
         return len(game.moves)
 
     count, actions, elapsed = _timed_loop(seconds, one)
-    return {"rounds": count, "actions": actions, "seconds": elapsed, "per_s": count / elapsed,
-            "version": _version("dominoes")}
+    return {
+        "rounds": count,
+        "actions": actions,
+        "seconds": elapsed,
+        "per_s": count / elapsed,
+        "version": _version("dominoes"),
+    }
 
 
 def _version(package: str) -> str | None:
     try:
         from importlib.metadata import version
+
         return version(package)
     except Exception:
         return None
@@ -255,8 +283,10 @@ class MexicanTrainHands:
         tiles = [tile for tile in full_set(setup.highest) if tile != setup.double]
         rng.shuffle(tiles)
         size = setup.hand_size
-        self.hands = {name: sorted(tiles[seat * size:(seat + 1) * size]) for seat, name in enumerate(players)}
-        self.pool = tiles[len(players) * size:]
+        self.hands = {
+            name: sorted(tiles[seat * size : (seat + 1) * size]) for seat, name in enumerate(players)
+        }
+        self.pool = tiles[len(players) * size :]
         self.open = {key: setup.double.high for key in trains}
 
     def next_action(self, engine: MexicanTrainRound) -> Action:
@@ -317,6 +347,7 @@ def bench_mt(seconds: float, seed: int = 1) -> dict[str, float]:
 
 # ----- a client that plays a whole Mexican Train game through the store or the API ----------
 
+
 class GameDriver:
     """Keeps a mirror of one game (a ``Match``) and the hidden hands, and says what to log
     next: an action while the round is played, the hands left once it is over."""
@@ -357,6 +388,7 @@ class GameDriver:
 
 # ----- the served app --------------------------------------------------------------------
 
+
 def make_bench_app(database: str):
     """The product's app plus, for this benchmark only, a bare JSON endpoint and a WSGI
     wrapper that reports the app's own time of each request in ``Server-Timing``."""
@@ -390,10 +422,17 @@ def make_bench_app(database: str):
 
 def serve_main(database: str, port: int, threads: int) -> None:
     from waitress import serve
+
     if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
         _what_if_sync_full()
-    serve(make_bench_app(database), host="127.0.0.1", port=port, threads=threads,
-          ident="domino-referee-bench", _quiet=True)
+    serve(
+        make_bench_app(database),
+        host="127.0.0.1",
+        port=port,
+        threads=threads,
+        ident="domino-referee-bench",
+        _quiet=True,
+    )
 
 
 def _what_if_sync_full() -> None:
@@ -401,6 +440,7 @@ def _what_if_sync_full() -> None:
     (``synchronous=FULL``) instead of within 0.1 s of it (``WalSyncer``): what durability
     against a power cut at the very moment of the answer would cost. Not the product."""
     from referee import store as store_module
+
     original = store_module.Store.__init__
 
     def patched(self, *args, **kwargs) -> None:
@@ -423,10 +463,15 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         root = Path(__file__).resolve().parents[1]
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+        env = dict(
+            os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee.bench", "--serve", database, str(self.port), str(threads)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [sys.executable, "-m", "bench", "--serve", database, str(self.port), str(threads)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -504,7 +549,7 @@ def _percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, int(round(share * len(ordered) + 0.5)) - 1))
+    index = min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))
     return ordered[index]
 
 
@@ -526,21 +571,26 @@ def bench_play_vs_bare(server: Server, plays: int, seed: int = 2) -> dict[str, f
             continue
         play_trip.append(trip)
         play_server.append(took)
-        status, _, trip, took = client.post(BARE_PATH, {"type": "play", "player": "Ana", "tile": "5-12",
-                                                        "train": "mexican"})
+        _status, _, trip, took = client.post(
+            BARE_PATH, {"type": "play", "player": "Ana", "tile": "5-12", "train": "mexican"}
+        )
         bare_trip.append(trip)
         bare_server.append(took)
     client.close()
     return {
-        "play_server_ms": _median(play_server), "bare_server_ms": _median(bare_server),
-        "play_trip_ms": _median(play_trip), "bare_trip_ms": _median(bare_trip),
+        "play_server_ms": _median(play_server),
+        "bare_server_ms": _median(bare_server),
+        "play_trip_ms": _median(play_trip),
+        "bare_trip_ms": _median(bare_trip),
         "ratio": _median(play_server) / _median(bare_server),
-        "ratio_trip": _median(play_trip) / _median(bare_trip), "samples": len(play_server),
+        "ratio_trip": _median(play_trip) / _median(bare_trip),
+        "samples": len(play_server),
     }
 
 
-def bench_late_vs_early(server: Server, plays: int, late_at: int = 500, early_at: int = 5,
-                        seed: int = 3, per_early_game: int = 8) -> dict[str, float]:
+def bench_late_vs_early(
+    server: Server, plays: int, late_at: int = 500, early_at: int = 5, seed: int = 3, per_early_game: int = 8
+) -> dict[str, float]:
     """Median server time of logged plays in a game past ``late_at`` actions vs in games
     just past ``early_at`` (a fresh early game every ``per_early_game`` plays, so that
     "early" stays early), measured interleaved; every game is played through the API."""
@@ -581,16 +631,24 @@ def bench_late_vs_early(server: Server, plays: int, late_at: int = 500, early_at
         early_spans.append((early_start, early.actions))
     client.close()
     late_ms, early_ms = _median(times["late"]), _median(times["early"])
-    return {"late_ms": late_ms, "early_ms": early_ms, "ratio": late_ms / early_ms,
-            "late_trip_ms": _median(trips["late"]), "early_trip_ms": _median(trips["early"]),
-            "late_from": late_start, "late_to": late.actions,
-            "early_from": min(span[0] for span in early_spans),
-            "early_to": max(span[1] for span in early_spans),
-            "early_games": len(early_spans), "samples": plays}
+    return {
+        "late_ms": late_ms,
+        "early_ms": early_ms,
+        "ratio": late_ms / early_ms,
+        "late_trip_ms": _median(trips["late"]),
+        "early_trip_ms": _median(trips["early"]),
+        "late_from": late_start,
+        "late_to": late.actions,
+        "early_from": min(span[0] for span in early_spans),
+        "early_to": max(span[1] for span in early_spans),
+        "early_games": len(early_spans),
+        "samples": plays,
+    }
 
 
-def bench_load(server: Server, clients: int, seconds: float, rate: float = 1.0,
-               seed: int = 4) -> dict[str, float]:
+def bench_load(
+    server: Server, clients: int, seconds: float, rate: float = 1.0, seed: int = 4
+) -> dict[str, float]:
     """``clients`` threads, each with its own game and connection, each logging one change
     per 1/``rate`` s at a random phase, for ``seconds``; every change is a legal one."""
     latencies: list[float] = []
@@ -652,10 +710,14 @@ def bench_load(server: Server, clients: int, seconds: float, rate: float = 1.0,
     for thread in threads:
         thread.join(seconds + 60)
     return {
-        "requests": len(latencies), "errors": len(errors), "error_samples": errors[:3],
-        "p50_ms": _percentile(latencies, 0.5), "p99_ms": _percentile(latencies, 0.99),
+        "requests": len(latencies),
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "p50_ms": _percentile(latencies, 0.5),
+        "p99_ms": _percentile(latencies, 0.99),
         "max_ms": max(latencies) if latencies else float("nan"),
-        "clients": clients, "seconds": seconds,
+        "clients": clients,
+        "seconds": seconds,
     }
 
 
@@ -692,22 +754,31 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
                 sizes_by_url.append((request.url.replace(server.url, ""), size))
             sizes_by_url.sort(key=lambda pair: not pair[0].endswith("/table"))  # the page first
             total = sum(size for _, size in sizes_by_url)
-            external = [r.url for r in requests + failed
-                        if not r.url.startswith((server.url, "data:", "blob:"))]
+            external = [
+                r.url for r in requests + failed if not r.url.startswith((server.url, "data:", "blob:"))
+            ]
             context.close()
         finally:
             browser.close()
-    return {"status": status, "bytes": total, "kb": total / 1024, "requests": len(requests) + len(failed),
-            "external": external, "sizes": sizes_by_url}
+    return {
+        "status": status,
+        "bytes": total,
+        "kb": total / 1024,
+        "requests": len(requests) + len(failed),
+        "external": external,
+        "sizes": sizes_by_url,
+    }
 
 
 # ----- profiling -------------------------------------------------------------------------
+
 
 def profile_plays(changes: int = 400, seed: int = 6) -> str:
     """A profile of logged Mexican Train changes through the app, in-process (Flask's
     test client, so no sockets): pyinstrument's call tree when it is installed (the
     ``bench`` extra), else cProfile's table."""
     from referee.web import create_app
+
     workdir = tempfile.mkdtemp(prefix="referee-bench-")
     try:
         app = create_app({"DATABASE": os.path.join(workdir, "profile.db"), "SECRET_KEY": "bench-secret"})
@@ -723,6 +794,7 @@ def profile_plays(changes: int = 400, seed: int = 6) -> str:
             start, stop = profiler.start, profiler.stop
         else:
             import cProfile
+
             profiler = cProfile.Profile()
             start, stop = profiler.enable, profiler.disable
         for _ in range(changes):
@@ -741,6 +813,7 @@ def profile_plays(changes: int = 400, seed: int = 6) -> str:
             return profiler.output_text(unicode=True, color=False, show_all=False)
         import io
         import pstats
+
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
         return out.getvalue()
@@ -752,6 +825,7 @@ def profile_engines(seconds: float = 2.0) -> str:
     import cProfile
     import io
     import pstats
+
     out = io.StringIO()
     for name, bench in (("Kozel", bench_kozel), ("Mexican Train", bench_mt)):
         profiler = cProfile.Profile()
@@ -795,21 +869,24 @@ class Sizes:
 
     name: str
     engine_seconds: float
-    plays: int          # logged plays timed against the bare endpoint
-    late_plays: int     # plays timed at each of the early and the late point
-    late_at: int        # the late point (actions in the game)
+    plays: int  # logged plays timed against the bare endpoint
+    late_plays: int  # plays timed at each of the early and the late point
+    late_at: int  # the late point (actions in the game)
     load_clients: int
     load_seconds: float
     page: bool = True
 
 
-FULL = Sizes("full", engine_seconds=5.0, plays=150, late_plays=60, late_at=500,
-             load_clients=30, load_seconds=30.0)
-QUICK = Sizes("quick", engine_seconds=1.0, plays=40, late_plays=20, late_at=500,
-              load_clients=30, load_seconds=5.0)
+FULL = Sizes(
+    "full", engine_seconds=5.0, plays=150, late_plays=60, late_at=500, load_clients=30, load_seconds=30.0
+)
+QUICK = Sizes(
+    "quick", engine_seconds=1.0, plays=40, late_plays=20, late_at=500, load_clients=30, load_seconds=5.0
+)
 
 
 # ----- the report ------------------------------------------------------------------------
+
 
 @dataclass
 class Row:
@@ -826,50 +903,105 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
     alone = bench_kozel_engine_only(sizes.engine_seconds / 5)
     mt = bench_mt(sizes.engine_seconds)
     ratio = kozel["per_s"] / dom["per_s"] if dom else None
-    rows.append(Row("Kozel rounds/s (4 players)", _fmt(kozel["per_s"], 0),
-                    f"{kozel['actions'] / kozel['rounds']:.1f} actions/round"))
-    rows.append(Row("  of which the engine alone could do", _fmt(alone["per_s"], 0),
-                    f"rounds/s replaying recorded actions, {alone['us_per_action']:.2f} us/action"))
-    rows.append(Row("dominoes games/s (4 players, d6)", _fmt(dom["per_s"], 0) if dom else "n/a",
-                    f"dominoes {dom['version']}" if dom else "pip install dominoes"))
+    rows.append(
+        Row(
+            "Kozel rounds/s (4 players)",
+            _fmt(kozel["per_s"], 0),
+            f"{kozel['actions'] / kozel['rounds']:.1f} actions/round",
+        )
+    )
+    rows.append(
+        Row(
+            "  of which the engine alone could do",
+            _fmt(alone["per_s"], 0),
+            f"rounds/s replaying recorded actions, {alone['us_per_action']:.2f} us/action",
+        )
+    )
+    rows.append(
+        Row(
+            "dominoes games/s (4 players, d6)",
+            _fmt(dom["per_s"], 0) if dom else "n/a",
+            f"dominoes {dom['version']}" if dom else "pip install dominoes",
+        )
+    )
     rows.append(Row("engine_kozel_vs_dominoes", _fmt(ratio), "goal >= 2"))
-    rows.append(Row("engine_mt_rounds_per_s (8 players, d12)", _fmt(mt["per_s"], 0),
-                    f"{mt['actions'] / mt['rounds']:.1f} actions/round"))
+    rows.append(
+        Row(
+            "engine_mt_rounds_per_s (8 players, d12)",
+            _fmt(mt["per_s"], 0),
+            f"{mt['actions'] / mt['rounds']:.1f} actions/round",
+        )
+    )
 
     workdir = tempfile.mkdtemp(prefix="referee-bench-")
     server = Server(os.path.join(workdir, "bench.db"))
     try:
         bare = bench_play_vs_bare(server, sizes.plays)
-        rows.append(Row("logged MT play, server ms (median)", _fmt(bare["play_server_ms"], 3),
-                        f"round trip {bare['play_trip_ms']:.3f} ms"))
-        rows.append(Row("bare Flask JSON, server ms (median)", _fmt(bare["bare_server_ms"], 3),
-                        f"round trip {bare['bare_trip_ms']:.3f} ms"))
-        rows.append(Row("play_vs_bare_flask", _fmt(bare["ratio"]),
-                        f"goal <= 3; by round trip {bare['ratio_trip']:.2f}"))
+        rows.append(
+            Row(
+                "logged MT play, server ms (median)",
+                _fmt(bare["play_server_ms"], 3),
+                f"round trip {bare['play_trip_ms']:.3f} ms",
+            )
+        )
+        rows.append(
+            Row(
+                "bare Flask JSON, server ms (median)",
+                _fmt(bare["bare_server_ms"], 3),
+                f"round trip {bare['bare_trip_ms']:.3f} ms",
+            )
+        )
+        rows.append(
+            Row(
+                "play_vs_bare_flask",
+                _fmt(bare["ratio"]),
+                f"goal <= 3; by round trip {bare['ratio_trip']:.2f}",
+            )
+        )
         late = bench_late_vs_early(server, sizes.late_plays, late_at=sizes.late_at)
-        rows.append(Row("play after 5 actions, server ms", _fmt(late["early_ms"], 3),
-                        f"actions {late['early_from']}..{late['early_to']} of "
-                        f"{late['early_games']} games, "
-                        f"round trip {late['early_trip_ms']:.3f} ms"))
-        rows.append(Row(f"play after {sizes.late_at} actions, server ms", _fmt(late["late_ms"], 3),
-                        f"actions {late['late_from']}..{late['late_to']}, "
-                        f"round trip {late['late_trip_ms']:.3f} ms"))
+        rows.append(
+            Row(
+                "play after 5 actions, server ms",
+                _fmt(late["early_ms"], 3),
+                f"actions {late['early_from']}..{late['early_to']} of "
+                f"{late['early_games']} games, "
+                f"round trip {late['early_trip_ms']:.3f} ms",
+            )
+        )
+        rows.append(
+            Row(
+                f"play after {sizes.late_at} actions, server ms",
+                _fmt(late["late_ms"], 3),
+                f"actions {late['late_from']}..{late['late_to']}, round trip {late['late_trip_ms']:.3f} ms",
+            )
+        )
         rows.append(Row("late_vs_early", _fmt(late["ratio"]), "goal <= 1.3"))
         page = bench_table_page(server) if sizes.page else None
         if page:
-            rows.append(Row("table page first load", f"{page['kb']:.1f} KB",
-                            f"{page['requests']} requests, HTTP {page['status']}, "
-                            f"{len(page['external'])} external; goal <= 100 KB, <= 6 requests"))
+            rows.append(
+                Row(
+                    "table page first load",
+                    f"{page['kb']:.1f} KB",
+                    f"{page['requests']} requests, HTTP {page['status']}, "
+                    f"{len(page['external'])} external; goal <= 100 KB, <= 6 requests",
+                )
+            )
             for url, size in page["sizes"]:
                 rows.append(Row(f"  {url[:60]}", f"{size / 1024:.1f} KB"))
         else:
-            rows.append(Row("table page first load", "n/a",
-                            "skipped" if not sizes.page else "no Chromium/Playwright"))
+            rows.append(
+                Row("table page first load", "n/a", "skipped" if not sizes.page else "no Chromium/Playwright")
+            )
         load = bench_load(server, sizes.load_clients, sizes.load_seconds)
-        rows.append(Row(f"load: {sizes.load_clients} clients x 1 action/s", f"p99 {load['p99_ms']:.1f} ms",
-                        f"p50 {load['p50_ms']:.1f} ms, max {load['max_ms']:.1f} ms, "
-                        f"{load['requests']} requests in {load['seconds']:.0f} s, errors {load['errors']}"
-                        + (f" e.g. {load['error_samples'][0]}" if load["error_samples"] else "")))
+        rows.append(
+            Row(
+                f"load: {sizes.load_clients} clients x 1 action/s",
+                f"p99 {load['p99_ms']:.1f} ms",
+                f"p50 {load['p50_ms']:.1f} ms, max {load['max_ms']:.1f} ms, "
+                f"{load['requests']} requests in {load['seconds']:.0f} s, errors {load['errors']}"
+                + (f" e.g. {load['error_samples'][0]}" if load["error_samples"] else ""),
+            )
+        )
     finally:
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -885,13 +1017,19 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         "load_errors": load["errors"],
     }
     width = max(len(row.name) for row in rows)
-    out(f"Domino Referee benchmark ({sizes.name}; {os.cpu_count()} CPUs, "
+    out(
+        f"Domino Referee benchmark ({sizes.name}; {os.cpu_count()} CPUs, "
         f"Python {sys.version.split()[0]}, load average {load_before:.1f} before, "
-        f"{os.getloadavg()[0]:.1f} after)")
+        f"{os.getloadavg()[0]:.1f} after)"
+    )
     for row in rows:
         out(f"  {row.name:<{width}}  {row.value:>12}  {row.detail}".rstrip())
-    misses = [name for name, (op, goal) in GOALS.items() if figures.get(name) is not None
-              and not (figures[name] >= goal if op == ">=" else figures[name] <= goal)]
+    misses = [
+        name
+        for name, (op, goal) in GOALS.items()
+        if figures.get(name) is not None
+        and not (figures[name] >= goal if op == ">=" else figures[name] <= goal)
+    ]
     if page and page["external"]:
         misses.append("table page: external requests " + ", ".join(page["external"]))
     out("  goals missed: " + ("; ".join(misses) if misses else "none"))
@@ -901,11 +1039,17 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Domino Referee benchmarks (issue 8).")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (about half a minute)")
-    parser.add_argument("--profile", action="store_true",
-                        help="print profiles of logged plays through the app and of the engines instead")
-    parser.add_argument("--what-if-sync-full", action="store_true",
-                        help="experiment: serve with PRAGMA synchronous=FULL (not the product's "
-                             "setting); engines shortened, no table page")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print profiles of logged plays through the app and of the engines instead",
+    )
+    parser.add_argument(
+        "--what-if-sync-full",
+        action="store_true",
+        help="experiment: serve with PRAGMA synchronous=FULL (not the product's "
+        "setting); engines shortened, no table page",
+    )
     parser.add_argument("--serve", nargs=3, metavar=("DB", "PORT", "THREADS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -918,8 +1062,7 @@ def main(argv: list[str] | None = None) -> None:
     sizes = QUICK if args.quick else FULL
     if args.what_if_sync_full:
         os.environ["REFEREE_BENCH_WHAT_IF"] = "sync-full"
-        sizes = replace(sizes, name=sizes.name + ", what if synchronous=FULL",
-                        engine_seconds=0.2, page=False)
+        sizes = replace(sizes, name=sizes.name + ", what if synchronous=FULL", engine_seconds=0.2, page=False)
     figures = run(sizes)
     print(json.dumps(figures), flush=True)
 
