@@ -10,6 +10,7 @@ holds the interpreter that plays need.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import asdict, dataclass, field
@@ -136,6 +137,10 @@ def from_json(text: str) -> Sheet:
 
 
 def main() -> None:
+    """Read a sheet as JSON, write its PDF. Runs at the lowest priority: on a small server
+    the plays of the tables come first."""
+    if hasattr(os, "nice"):
+        os.nice(19)
     sys.stdout.buffer.write(render(from_json(sys.stdin.buffer.read().decode("utf-8"))))
 
 

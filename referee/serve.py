@@ -9,6 +9,10 @@ from waitress import serve
 from referee.network import lan_address
 from referee.web import create_app
 
+# Server threads: enough that the few a follow stream (4 at most) or a scoresheet PDF (2 at
+# most) holds never leave plays waiting for a free one.
+THREADS = 16
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve Domino Referee.")
@@ -16,7 +20,7 @@ def main(argv: list[str] | None = None) -> None:
         "--lan", action="store_true", help="serve to the local network, not just this machine"
     )
     parser.add_argument("--port", type=int, default=5000)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=THREADS)
     args = parser.parse_args(argv)
     app = create_app()
     host = "0.0.0.0" if args.lan else "127.0.0.1"

@@ -15,11 +15,12 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from flask import Response, current_app, render_template, request
+from flask import Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.web import get_store
 from referee.web.companion.common import bp, load_game
 
 PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
@@ -32,7 +33,7 @@ LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "PR"
 
 _lock = threading.Lock()
 _slots: dict[int, threading.BoundedSemaphore] = {}
-_made: OrderedDict[tuple[str, int, str, str], bytes] = OrderedDict()
+_made: OrderedDict[tuple[str, int, str, str], tuple[bytes, str]] = OrderedDict()  # PDF, file name
 
 
 class PdfFailed(RuntimeError):
@@ -174,16 +175,19 @@ def scoresheet_pdf(game_id: str) -> Response:
     from referee.web.i18n import current_lang
     from referee.web.pages import game_context
 
-    game = load_game(game_id)
+    version = get_store().version_of(game_id)  # (one integer: a refusal below costs little)
+    if version is None:
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
     paper = paper_for(request.args.get("paper"))
-    key = (game.id, game.version, current_lang(), paper)
+    key = (game_id, version, current_lang(), paper)
     with _lock:
-        pdf = _made.get(key)
-    if pdf is None:
+        made = _made.get(key)
+    if made is None:
         slot = slots()
         if not slot.acquire(blocking=False):
             return busy(_("Other scoresheets are being made right now: try again in a few seconds."))
         try:
+            game = load_game(game_id)
             sheet = sheet_of(game_context(game), paper)
             try:
                 pdf = make_pdf(sheet)
@@ -191,15 +195,14 @@ def scoresheet_pdf(game_id: str) -> Response:
                 return busy(str(error))
         finally:
             slot.release()
+        stamp = "".join(ch for ch in game.created[:10] if ch.isascii() and (ch.isalnum() or ch == "-"))
+        safe_id = "".join(ch for ch in game.id if ch.isascii() and (ch.isalnum() or ch in "-_"))
+        made = (pdf, f"scoresheet-{game.match.config.game}-{stamp}-{safe_id}-{paper}.pdf")
         with _lock:
-            _made[key] = pdf
+            _made[(game_id, game.version, *key[2:])] = made
             while len(_made) > CACHE_SIZE:
                 _made.popitem(last=False)
-    response = Response(pdf, mimetype="application/pdf")
-    stamp = "".join(ch for ch in game.created[:10] if ch.isascii() and (ch.isalnum() or ch == "-"))
-    safe_id = "".join(ch for ch in game.id if ch.isascii() and (ch.isalnum() or ch in "-_"))
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="scoresheet-{game.match.config.game}-{stamp}-{safe_id}-{paper}.pdf"'
-    )
+    response = Response(made[0], mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{made[1]}"'
     response.headers["Cache-Control"] = "no-store"
     return response
