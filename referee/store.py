@@ -93,6 +93,33 @@ def m004_pin_failures(db: Database) -> None:
     db["pin_failures"].create_index(["game_id", "at"])
 
 
+def checkpoint(path: str) -> None:
+    """Fold the write-ahead log into the database file and empty it (a clean shutdown)."""
+    if path == ":memory:":
+        return
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+
+
+def backup_to(path: str, target: str) -> None:
+    """A consistent copy of the whole database in one file, taken while the app runs
+    (SQLite's online backup API): no ``-wal`` file is needed beside it."""
+    source = sqlite3.connect(path, timeout=30)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+    finally:
+        source.close()
+
+
 class GameNotFound(LookupError):
     pass
 

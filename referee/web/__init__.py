@@ -63,6 +63,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(backup.bp)
     app.jinja_env.globals["tile_svg"] = draw_tile
+    from referee.web.safety import check_host
+
+    app.before_request(check_host)
     from referee.web.errors import init_errors
 
     init_errors(app)

@@ -17,6 +17,7 @@ seconds); an imported game may be given a new ``pin``.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -44,6 +45,7 @@ from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
 from referee.web.forms import Form
+from referee.web.safety import own_path
 from referee.web.service import hash_pin, pin_attempt_allowed, pin_matches, record_pin_failure
 
 bp = Blueprint("backup", __name__)
@@ -272,6 +274,30 @@ def api_import():
     ), 201
 
 
+@bp.get("/backup/referee.db")
+def database_file():
+    """The whole database as one file (SQLite's online backup API: consistent while plays
+    go on, and no ``-wal`` file needed beside it)."""
+    import tempfile
+
+    from referee.store import backup_to
+
+    with tempfile.TemporaryDirectory(prefix="referee-backup-") as work:
+        target = os.path.join(work, "referee.db")
+        backup_to(current_app.config["DATABASE"], target)
+        with open(target, "rb") as copy:
+            data = copy.read()
+    stamp = now()[:10]
+    return Response(
+        data,
+        mimetype="application/vnd.sqlite3",
+        headers={
+            "Content-Disposition": f'attachment; filename="domino-referee-{stamp}.db"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
 # ----------------------------------------------------------------------------- unlock
 
 
@@ -291,9 +317,8 @@ def unlocked_games() -> list[str]:
 
 
 def safe_next(target: str | None, game_id: str) -> str:
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return f"/games/{game_id}"
+    """Only a page of this app (an undo's POST-only address leads back to the game)."""
+    return own_path(target, f"/games/{game_id}")
 
 
 @bp.route("/games/<game_id>/unlock", methods=["GET", "POST"])
