@@ -198,6 +198,11 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def clock() -> str:
+    """This server's time of a change, fine enough to order changes of the same second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
 def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
     """The one place where a logged change is applied: live requests and replays alike."""
     if kind == "action":
@@ -559,7 +564,7 @@ class Store:
                     "snapshot_format": SNAPSHOT_FORMAT,
                     "pin_hash": pin_hash,
                     "snapshot_version": 1,
-                    "changed": now(),
+                    "changed": clock(),
                 }
             )
             self._append(game_id, 1, "create", config.to_json(), stamp)
@@ -604,14 +609,14 @@ class Store:
                         snapshot_bytes(game.match),
                         SNAPSHOT_FORMAT,
                         game.version,
-                        now(),
+                        clock(),
                         game_id,
                     ],
                 )
             else:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ?, changed = ? where id = ?",
-                    [game.version, "playing", stamp, now(), game_id],
+                    [game.version, "playing", stamp, clock(), game_id],
                 )
         self._keep_lent(game_id, (game.version, game.created), game.match)
         return game
@@ -640,7 +645,7 @@ class Store:
             game = self._load(self._row(game_id))
             if guard is not None:
                 guard(game)
-            self.db.execute("update games set trashed = ? where id = ?", [now(), game_id])
+            self.db.execute("update games set trashed = ? where id = ?", [clock(), game_id])
         self._forget(game_id)
 
     def restore(self, game_id: str) -> None:
@@ -648,7 +653,7 @@ class Store:
         with self.write():
             if not self._row(game_id, trashed=True)["trashed"]:
                 raise GameNotFound(game_id)
-            self.db.execute("update games set trashed = null, changed = ? where id = ?", [now(), game_id])
+            self.db.execute("update games set trashed = null, changed = ? where id = ?", [clock(), game_id])
 
     def purge_trash(self, older_than: str | None = None) -> int:
         """Delete for ever the games in the trash (those thrown away before ``older_than``

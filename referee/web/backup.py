@@ -284,6 +284,12 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
 @bp.post("/api/import")
 @csrf.exempt  # JSON only: a cross-site form cannot send application/json
 def api_import():
+    from referee.web.trash import OWNER_HEADER, is_owner
+
+    if not is_owner():
+        return refusal(
+            403, _("Importing a backup needs the owner PIN (the %(header)s header).", header=OWNER_HEADER)
+        )
     request.max_content_length = IMPORT_MAX_BODY
     games = parse_backup(json_body())
     stored = write_games(get_store(), games)
