@@ -36,21 +36,19 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from referee.rules import GAMES
-from referee.stats import GAME_TITLES, GameSummary, leaderboard, player_key, player_stats, summarize
+from referee.stats import GameSummary, leaderboard, player_key, player_stats, summarize
 from referee.store import GameNotFound, StoredGame
 from referee.tiles import Tile
 from referee.web import get_store
 from referee.web.chart import chart_svg
+from referee.web.i18n import game_title, game_titles
 
 bp = Blueprint("companion", __name__)
 
 # The games' names in the page's language (lazy: translated when a page shows them).
-TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"), "kozel": _l("Kozel")}
-assert set(TITLES) == set(GAME_TITLES)
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -148,7 +146,7 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
         "arms": arms,
         "on_table": on_table,
         "finished": finished,
-        "title": TITLES[match.config.game],
+        "title": game_title(match.config.game),
         "chart": chart_svg(match, f"follow-chart-{game.id}"),
         "summary": summary,
         "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
@@ -314,7 +312,7 @@ def share(game_id: str):
         url=url,
         loopback=is_loopback(url),
         lan=lan,
-        title=TITLES[game.match.config.game],
+        title=game_title(game.match.config.game),
     )
 
 
@@ -347,7 +345,7 @@ def summaries() -> list[GameSummary]:
 @bp.get("/players")
 def players():
     stats = sorted(player_stats(summaries()).values(), key=lambda s: (-s.games, s.key))
-    return render_template("companion/players.html", players=stats, games=TITLES)
+    return render_template("companion/players.html", players=stats, games=game_titles())
 
 
 @bp.get("/players/<path:name>")
@@ -357,21 +355,21 @@ def player(name: str):
     record = stats.get(player_key(name))
     if record is None:
         abort(404, description=_("No game has a player called %(name)r.", name=name))
-    by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAME_TITLES}
+    by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAMES}
     h2h = sorted(record.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
     return render_template(
         "companion/player.html",
         player=record,
         by_game=by_game,
         head_to_head=h2h,
-        games=TITLES,
+        games=game_titles(),
         history=sorted(record.history, key=lambda g: g.created, reverse=True),
     )
 
 
 @bp.get("/leaderboard")
 def leaderboards():
-    return render_template("companion/leaderboards.html", games=TITLES)
+    return render_template("companion/leaderboards.html", games=game_titles())
 
 
 @bp.get("/leaderboard/<game>")
@@ -385,7 +383,7 @@ def leaderboard_page(game: str):
         )
     rows = leaderboard(summaries(), game)
     return render_template(
-        "companion/leaderboard.html", rows=rows, game=game, title=TITLES[game], games=TITLES
+        "companion/leaderboard.html", rows=rows, game=game, title=game_title(game), games=game_titles()
     )
 
 
