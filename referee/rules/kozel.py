@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -17,13 +16,11 @@ from referee.rules.base import (
     RoundSetup,
     Standing,
     bad_request,
-    choice_option,
-    int_option,
-    options_from_json,
     phrase,
     refuse,
     tile_error_text,
 )
+from referee.rules.options import CHOICE, RANGE, Choice, GameDeclaration, GameOptions, Option
 from referee.tiles import Tile, TileError, full_set
 
 HAND_SIZE = 7
@@ -32,23 +29,55 @@ OPEN_AT = 12  # kz.score.remember / kz.score.open: a round score over 12 opens t
 RATING_BASE = 100  # kz.rating: (100 - own points) / 10
 
 
-@dataclass(frozen=True, slots=True)
-class KozelOptions:
-    fish: str = "all"
-    lose_at: int = 101
-    zero_zero: int = 10
+DECLARATION = GameDeclaration(
+    key="kozel",
+    prefix="kz",
+    title=phrase("Kozel"),
+    choice_label=phrase("Kozel (Goat)"),
+    sets=(SET_HIGHEST,),
+    default_set=SET_HIGHEST,
+    players=(2, 4),
+    options=(
+        Option(
+            "fish",
+            CHOICE,
+            "all",
+            "kz.fish",
+            phrase("Fish"),
+            phrase("Who scores when the line is blocked."),
+            choices=(
+                Choice("all", phrase("For all: each scores own hand")),
+                Choice("one", phrase("To one: highest hand takes all")),
+            ),
+        ),
+        Option(
+            "zero_zero",
+            CHOICE,
+            10,
+            "kz.score.zero",
+            phrase("A lone 0-0 counts"),
+            phrase("What a 0-0 left alone in a hand scores."),
+            choices=(Choice(10, phrase("10 (usual)")), Choice(25, "25")),
+        ),
+        Option(
+            "lose_at",
+            RANGE,
+            101,
+            "kz.goat",
+            phrase("The goat is the first to reach"),
+            phrase("The account that makes a player the goat."),
+            low=1,
+            high=10000,
+        ),
+    ),
+)
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> KozelOptions:
-        raw = options_from_json(raw, ("fish", "lose_at", "zero_zero"))
-        return cls(
-            fish=choice_option(raw, "fish", "all", ("all", "one")),
-            lose_at=int_option(raw, "lose_at", 101, low=1, high=10000),
-            zero_zero=int_option(raw, "zero_zero", 10, allowed=(10, 25)),
-        )
 
-    def to_json(self) -> dict[str, Any]:
-        return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero}
+class KozelOptions(GameOptions):
+    """The options of a Kozel game (``DECLARATION``)."""
+
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 _NON_DOUBLES_WITH = tuple(
@@ -513,11 +542,12 @@ class KozelRound(RoundEngine):
 
 
 class Kozel(GameRules):
-    name = "kozel"
-    prefix = "kz"
-    title = "Kozel"
-    default_set = 6
-    sets = (6,)
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
+    sets = DECLARATION.sets
     Options = KozelOptions
     Round = KozelRound
 
