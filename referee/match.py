@@ -16,6 +16,7 @@ from typing import Any
 from referee.rules import GAMES
 from referee.rules.base import (
     Action,
+    GameResult,
     GameRules,
     Phrase,
     RoundEnd,
@@ -34,7 +35,6 @@ MODES = ("referee", "scores")
 NAME_MAX = 40
 PLAYERS_MAX = 30
 END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
-STANDING_KEYS = ("remembered", "pot", "goats", "rating", "left")
 
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -214,22 +214,53 @@ class Match:
         if engine:
             round_state.update(engine.extra_state())
             round_state["reminders"] = engine.reminders() if status == "playing" else []
+        standing = self.standing
         data: dict[str, Any] = {
             **config.to_json(),
             "status": "finished" if self.finished else "playing",
             "round": round_state,
             "rounds": [r.to_json() for r in self.rounds],
-            "totals": dict(self.standing.totals),
-            "winners": list(self.standing.winners),
+            "totals": dict(standing.totals),
+            "winners": list(standing.winners),
             "round_count": self.round_count(),
             "rules_in_force": self.rules.rules_in_force(config.options),
         }
-        if self.standing.extra.get("tie_break"):
-            data["tie_break"] = self.standing.extra["tie_break"]
-        for key in STANDING_KEYS:
-            if key in self.standing.extra:
-                data[key] = self.standing.extra[key]
+        result, book = standing.result, standing.kozel
+        if result is not None and result.tie_break:
+            data["tie_break"] = result.tie_break
+        if book is not None:
+            data["remembered"] = dict(book.remembered)
+            data["pot"] = book.pot
+            if book.teams:
+                data["teams"] = [team.to_json() for team in book.teams]
+                points = {row["number"]: row.get("team_points") for row in book.ledger}
+                for entry in data["rounds"]:
+                    if points.get(entry["number"]) is not None:
+                        entry["team_points"] = list(points[entry["number"]])
+            if result is not None:
+                data["goats"] = list(result.goats)
+                data["rating"] = dict(result.rating)
+                if result.left is not None:
+                    data["left"] = result.left
         return data
+
+    @property
+    def result(self) -> GameResult | None:
+        """The finished game's result (winners, places, goats, rating…), else ``None``."""
+        return self.standing.result
+
+    def leaders(self) -> list[str]:
+        """Who leads so far (``[]`` when no one does), as the game's rules read the totals."""
+        if not self.rounds:
+            return []
+        return self.rules.leaders(self.standing)
+
+    def has_round(self, number: int) -> bool:
+        """Whether ``number`` is a round of this game that hands can be shown or entered for:
+        a booked round, or the current one while the game is not finished."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            return False
+        return self.finished is False or any(r.number == number for r in self.rounds)
 
     # ----- changes -------------------------------------------------------------------------
 
@@ -465,15 +496,12 @@ class Match:
     def _after_booking(self) -> None:
         self.standing = self._compute_standing()
         if self.finished:
-            self.number = max((r.number for r in self._booked()), default=self.number)
+            self.number = max((r.number for r in self.rounds), default=self.number)
             return
         next_number = max((r.number for r in self.rounds), default=0) + 1
         if next_number != self.number or self.setup is None:
             self.number = next_number
             self._start_round()
-
-    def _booked(self) -> list[RoundRecord]:
-        return self.rounds
 
     def _compute_standing(self) -> Standing:
         config = self.config
@@ -486,8 +514,3 @@ class Match:
         )
         self.history = []
         self.engine = self.rules.Round(self.setup) if self.referee else None
-
-
-def game_config_from_state(data: Mapping[str, Any]) -> GameConfig:
-    """Rebuild a config from its stored JSON (the create event)."""
-    return GameConfig.from_json(data)

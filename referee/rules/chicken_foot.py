@@ -9,6 +9,7 @@ from typing import Any
 from referee.rules.base import (
     Action,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
@@ -377,7 +378,7 @@ class ChickenFootRound(RoundEngine):
     def _check_turn(self, player: str | None) -> None:
         current = self.players[self.turn_index]
         if player != current:
-            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=current, player=player)
+            raise self.refuse_turn(current, player)
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
@@ -585,6 +586,10 @@ class ChickenFoot(GameRules):
         left: str | None = None,
     ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
+
+    @classmethod
+    def zero_note(cls, options: ChickenFootOptions) -> tuple[str, Phrase]:
+        return "cf.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:

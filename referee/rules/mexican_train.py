@@ -9,6 +9,7 @@ from typing import Any
 from referee.rules.base import (
     Action,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
@@ -174,6 +175,9 @@ class MexicanTrainRound(RoundEngine):
     def targets(self) -> list[str]:
         return list(self._trains)
 
+    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
+        return Action("play", player, tile, train=place)
+
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
         return self._build and self._turn_number < len(self._players)
@@ -317,7 +321,7 @@ class MexicanTrainRound(RoundEngine):
                 player=player,
                 on_turn=on_turn,
             )
-        raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
+        raise self.refuse_turn(on_turn, player)
 
     def _check_play(self, action: Action) -> None:
         player, tile, key = action.player, action.tile, action.train
@@ -672,6 +676,10 @@ class MexicanTrain(GameRules):
         left: str | None = None,
     ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
+
+    @classmethod
+    def zero_note(cls, options: MexicanTrainOptions) -> tuple[str, Phrase]:
+        return "mt.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:

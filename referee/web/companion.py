@@ -37,7 +37,6 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from markupsafe import Markup
 
 from referee.rules import GAMES
 from referee.stats import GAME_TITLES, GameSummary, leaderboard, player_key, player_stats, summarize
@@ -129,16 +128,9 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
     finished = state["status"] == "finished"
     kozel = None
-    ledger = match.standing.extra.get("ledger")
-    if ledger is not None:  # kz.score.display: an open account in red, remembered points as "+n"
-        last = ledger[-1]["players"] if ledger else {}
-        kozel = {
-            p: {
-                "open": last.get(p, {}).get("open", False),
-                "remembered": state.get("remembered", {}).get(p, 0),
-            }
-            for p in match.players
-        }
+    book = match.standing.kozel
+    if book is not None:  # kz.score.display: an open account in red, remembered points as "+n"
+        kozel = {p: {"open": book.open[p], "remembered": book.remembered[p]} for p in match.players}
     summary = describe(state)
     return {
         "game": game,
@@ -536,9 +528,3 @@ def scoresheet_pdf(game_id: str):
     )
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.app_template_global()
-def totals_chart(match: Any, chart_id: str | None = None) -> Markup:
-    """``{{ totals_chart(match) }}`` in any template: the running-totals chart."""
-    return chart_svg(match, chart_id)
