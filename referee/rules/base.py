@@ -302,7 +302,16 @@ class RoundEngine:
         """The places (of ``targets()``) where ``player`` may lay ``tile`` now: ``()`` if none."""
         if tile in self.tiles_on_table():
             return ()
-        return tuple(place for place in self.targets() if self.is_legal(self.play_at(player, tile, place)))
+        return tuple(
+            place
+            for place in self.targets()
+            if self.may_fit(tile, place) and self.is_legal(self.play_at(player, tile, place))
+        )
+
+    def may_fit(self, tile: Tile, place: Any) -> bool:
+        """A quick necessary condition for ``tile`` at ``place`` (``False``: ``check``
+        would refuse it): lets ``legal_plays`` skip most of the set. Engines may refine it."""
+        return True
 
     def legal_plays(self, player: str | None = None) -> tuple[Action, ...]:
         """Every play the rules accept now from ``player`` (default: the player on turn),
@@ -318,6 +327,8 @@ class RoundEngine:
             if tile in on_table:
                 continue
             for place in places:
+                if not self.may_fit(tile, place):
+                    continue
                 action = self.play_at(player, tile, place)
                 if self.is_legal(action):
                     plays.append(action)

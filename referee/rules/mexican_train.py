@@ -178,6 +178,11 @@ class MexicanTrainRound(RoundEngine):
     def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
         return Action("play", player, tile, train=place)
 
+    def may_fit(self, tile: Tile, place: Any) -> bool:
+        """mt.match: a tile joins a train only with the train's open number."""
+        train = self._trains.get(place)
+        return train is None or tile.has(train.open_end)
+
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
         return self._build and self._turn_number < len(self._players)
