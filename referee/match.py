@@ -16,6 +16,7 @@ from typing import Any
 from referee.rules import GAMES
 from referee.rules.base import (
     Action,
+    EndReason,
     GameResult,
     GameRules,
     Phrase,
@@ -196,6 +197,7 @@ class Match:
         record = self.current_record()
         engine = self.engine if self.referee else None
         status = self.round_status()
+        outcome = engine.outcome() if engine else None
         round_state: dict[str, Any] = {
             "number": self.number,
             "double": str(self.setup.double) if self.setup and self.setup.double else None,
@@ -203,13 +205,7 @@ class Match:
             "turn": engine.turn() if engine and status == "playing" else None,
             "boneyard": engine.boneyard() if engine else None,
             "hands": engine.hand_sizes() if engine else None,
-            "end": (
-                record.end.to_json()
-                if record
-                else engine.outcome().to_json()
-                if engine and engine.outcome()
-                else None
-            ),
+            "end": record.end.to_json() if record else outcome.to_json() if outcome else None,
         }
         if engine:
             round_state.update(engine.extra_state())
@@ -233,9 +229,9 @@ class Match:
             data["pot"] = book.pot
             if book.teams:
                 data["teams"] = [team.to_json() for team in book.teams]
-                points = {row["number"]: row.get("team_points") for row in book.ledger}
+                points = {row["number"]: row["team_points"] for row in book.ledger if "team_points" in row}
                 for entry in data["rounds"]:
-                    if points.get(entry["number"]) is not None:
+                    if entry["number"] in points:
                         entry["team_points"] = list(points[entry["number"]])
             if result is not None:
                 data["goats"] = list(result.goats)
@@ -283,7 +279,7 @@ class Match:
         if player != action.player:
             action = action._replace(player=player)
         if action.type == "leave":
-            self._leave(action.player)
+            self._leave(player)
             return
         if self.finished:
             raise refuse(None, "This game is finished: nothing more can be played.")
@@ -299,7 +295,7 @@ class Match:
                     tile=tile,
                     highest=self.config.highest,
                 )
-        if self.round_status() != "playing":
+        if self.round_status() != "playing" or self.engine is None:
             outcome = self.engine.outcome() if self.engine else None
             raise refuse(
                 END_RULE[self.config.game] if outcome else None,
@@ -324,6 +320,7 @@ class Match:
         if not self.history or self.current_record() is not None or self.finished:
             raise refuse(None, "Nothing to undo: this round has no logged action yet.")
         self.history.pop()
+        assert self.setup is not None  # every round is set up when it starts
         engine = self.rules.Round(self.setup)
         for action in self.history:
             engine.apply(action)
@@ -481,17 +478,12 @@ class Match:
         """How the round ended: what the referee saw, else what the hands say."""
         if previous is not None and previous.end.reason in ("domino", "blocked", "fish") and self.referee:
             return previous.end
-        if (
-            previous is None
-            and self.referee
-            and number == self.number
-            and self.engine
-            and self.engine.outcome()
-        ):
-            return self.engine.outcome()
+        seen = self.engine.outcome() if self.engine else None
+        if previous is None and self.referee and number == self.number and seen is not None:
+            return seen
         if self.config.game == "kozel" and not self.referee:
-            return RoundEnd("domino", empty) if empty else RoundEnd("fish", None)
-        return RoundEnd("table", empty)
+            return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
+        return RoundEnd(EndReason.TABLE, empty)
 
     def _after_booking(self) -> None:
         self.standing = self._compute_standing()

@@ -36,7 +36,7 @@ class Phrase(str):
         text.params = values
         return text
 
-    def __reduce__(self):  # pickling/copying keeps the template
+    def __reduce__(self) -> tuple[type[Phrase], tuple[str, dict[str, Any]]]:  # keeps the template
         return (Phrase, (self.template, self.params))
 
 
@@ -462,7 +462,7 @@ class GameRules:
     title: ClassVar[str]
     default_set: ClassVar[int]
     sets: ClassVar[tuple[int, ...]]
-    Options: ClassVar[type]
+    Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
 
     @classmethod
@@ -589,7 +589,7 @@ def choice_option(raw: Mapping[str, Any], key: str, default: str, allowed: Itera
         raise bad_request(
             "Option {key!r} must be one of {allowed}.", field=key, key=key, allowed=", ".join(allowed)
         )
-    return value
+    return str(value)
 
 
 def face_points(tiles: Iterable[Tile], double_blank: int) -> int:

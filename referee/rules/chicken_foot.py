@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.rules.base import (
     Action,
+    EndReason,
     GameRules,
     Phrase,
     RoundEnd,
@@ -36,9 +37,9 @@ class ChickenFootOptions:
     def from_json(cls, raw: Any, highest: int, player_count: int) -> ChickenFootOptions:
         raw = options_from_json(raw, ("double_blank", "arms", "hand_size"))
         return cls(
-            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
-            arms=int_option(raw, "arms", 4, allowed=(4, 6)),
-            hand_size=int_option(raw, "hand_size", 7, low=1),  # too big: cf.players (422)
+            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)) or 0,
+            arms=int_option(raw, "arms", 4, allowed=(4, 6)) or 4,
+            hand_size=int_option(raw, "hand_size", 7, low=1) or 7,  # too big: cf.players (422)
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -89,7 +90,7 @@ class ChickenFootRound(RoundEngine):
         super().__init__(setup)
         self.players: tuple[str, ...] = tuple(setup.players)
         self.highest: int = setup.highest
-        self.spinner: Tile = setup.double
+        self.spinner: Tile = setup.double or Tile(setup.highest, setup.highest)
         self.arm_count: int = setup.options.arms
         self.hands: dict[str, int] = {name: setup.hand_size for name in self.players}
         self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
@@ -179,7 +180,7 @@ class ChickenFootRound(RoundEngine):
             return []
         if not self.spinner_placed():
             return [None]
-        return self.open_places()
+        return list[Tile | None](self.open_places())
 
     def extra_state(self) -> dict[str, Any]:
         foot = self.restricting_foot() if self.end is None else None
@@ -294,31 +295,34 @@ class ChickenFootRound(RoundEngine):
         elif not self.spinner_placed():
             self._check_before_spinner(action)
         else:
-            self._check_turn(action.player)
+            player = self._check_turn(action.player)
             if action.type == "play":
                 self._check_play(action)
             elif action.type == "draw":
-                self._check_draw(action.player)
+                self._check_draw(player)
             elif action.type == "pass":
-                self._check_pass(action.player)
+                self._check_pass(player)
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
+        player = action.player
+        assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":
-            self.starter = action.player
+            self.starter = player
         elif action.type == "play":
-            self._lay(action.player, action.tile, action.on)
+            assert action.tile is not None  # check refuses a play without a tile
+            self._lay(player, action.tile, action.on)
         elif action.type == "draw":
             self.yard -= 1
-            self.hands[action.player] += 1
+            self.hands[player] += 1
             if self.spinner_placed():
                 self.drew_this_turn = True
         elif action.type == "pass":
             self.passes_in_a_row += 1
             if self.passes_in_a_row >= len(self.players) and self.yard == 0:
-                self.end = RoundEnd("blocked", None)
+                self.end = RoundEnd(EndReason.BLOCKED, None)
             else:
                 self._next_turn()
 
@@ -375,10 +379,11 @@ class ChickenFootRound(RoundEngine):
         else:
             raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
-    def _check_turn(self, player: str | None) -> None:
-        current = self.players[self.turn_index]
-        if player != current:
+    def _check_turn(self, player: str | None) -> str:
+        current = self.turn()
+        if current is None or player != current:
             raise self.refuse_turn(current, player)
+        return current
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
@@ -386,6 +391,8 @@ class ChickenFootRound(RoundEngine):
             raise refuse("unique", "The {tile} is already on the table.", tile=str(tile))
         if on is None:
             raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').", tile=str(tile))
+        if tile is None:
+            raise refuse("tiles", 'Say which tile is played, written like "5-12".')
         if on not in self.parent:
             raise refuse(
                 "cf.match",
@@ -493,14 +500,14 @@ class ChickenFootRound(RoundEngine):
         self.hands[player] -= 1
         self.passes_in_a_row = 0
         if self.hands[player] == 0:
-            self.end = RoundEnd("domino", player)
+            self.end = RoundEnd(EndReason.DOMINO, player)
             return
         if on is None:
             self.turn_index = self.players.index(player)
         self._next_turn()
 
     def _next_turn(self) -> None:
-        self.turn_index = (self.turn_index + 1) % len(self.players)
+        self.turn_index = ((self.turn_index or 0) + 1) % len(self.players)
         self.drew_this_turn = False
 
 

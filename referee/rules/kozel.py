@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from referee.rules.base import (
     Action,
     BadRequest,
+    EndReason,
     GameResult,
     GameRules,
     KozelBook,
@@ -289,9 +290,9 @@ class KozelRound(RoundEngine):
 
     def _after_play(self, player: str, index: int) -> None:
         if self.hands[player] == 0:
-            self._outcome = RoundEnd("domino", player)  # kz.out, even when the line is also a fish
+            self._outcome = RoundEnd(EndReason.DOMINO, player)  # kz.out, even when the line is also a fish
         elif self._is_fish():
-            self._outcome = RoundEnd("fish", player)
+            self._outcome = RoundEnd(EndReason.FISH, player)
         else:
             self.turn_index = (index + 1) % len(self.players)
 
@@ -322,9 +323,9 @@ class KozelRound(RoundEngine):
                 player=self._outcome.player,
             )
         player = action.player
-        index = self.seats.get(player) if isinstance(player, str) else None
-        if index is None:
+        if not isinstance(player, str) or player not in self.seats:
             raise refuse(None, "{player!r} is not a player in this game.", player=player)
+        index = self.seats[player]
         if kind == "play" and self.end_tiles:
             if self.turn_index != index:
                 self._check_turn(player)
@@ -376,7 +377,7 @@ class KozelRound(RoundEngine):
             raise refuse(
                 rule,
                 "The lead is already on the table: {on_turn} is to play, there is no start to name now.",
-                on_turn=self.players[self.turn_index],
+                on_turn=self.turn(),
             )
         if self.leader is not None and player != self.leader:
             raise refuse(
@@ -388,7 +389,8 @@ class KozelRound(RoundEngine):
         return Plan("start", index)
 
     def _plan_lead(self, action: Action, index: int) -> Plan:
-        player = action.player
+        player, tile = action.player, action.tile
+        assert player is not None  # _plan checked it is a player of the round
         if action.type in ("draw", "pass"):
             if action.type == "draw":
                 raise refuse(
@@ -408,7 +410,9 @@ class KozelRound(RoundEngine):
                 player=player,
             )
         self._check_turn(player)
-        self._check_unique(action.tile)
+        if tile is None:
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
+        self._check_unique(tile)
         if action.on is not None:
             raise refuse(
                 "kz.match",
@@ -416,7 +420,7 @@ class KozelRound(RoundEngine):
                 tile=str(action.tile),
             )
         if self.setup.number == 1:
-            self._check_first_lead(action.tile)
+            self._check_first_lead(tile)
         return Plan("lead", index)
 
     def _check_first_lead(self, tile: Tile) -> None:
@@ -472,6 +476,8 @@ class KozelRound(RoundEngine):
     def _choose_end(self, action: Action) -> int:
         """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
         tile = action.tile
+        if tile is None:
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if tile in self.placed:
             self._check_unique(tile)
         low, high = tile
@@ -615,7 +621,7 @@ class Kozel(GameRules):
 
     @classmethod
     def rules_in_force(cls, options: KozelOptions) -> list[str]:
-        fish = (
+        fish: str = (
             phrase("Fish scoring: fish for all (kz.fish.all).")
             if options.fish == "all"
             else phrase("Fish scoring: fish to one (kz.fish.one).")
