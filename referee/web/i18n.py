@@ -33,7 +33,7 @@ from flask_babel import Babel, get_locale, lazy_gettext
 from flask_wtf.i18n import translations as wtforms_translations
 
 from referee.rules import GAMES, title
-from referee.rules.base import BadRequest, Phrase, RuleViolation
+from referee.rules.base import Phrase
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 DOMAIN = "messages"
@@ -207,19 +207,6 @@ def translate_violation(error: BaseException, lang: str | None = None) -> str:
     except Exception:  # never let a translation hide a refusal
         log.exception("Could not translate %r", template)
         return str(message)
-
-
-def translate_refusal(error: RuleViolation | BadRequest, lang: str | None = None) -> dict[str, Any]:
-    """``{"error": sentence, "rule": id, "rule_text": text}`` in ``lang``, for pages."""
-    from referee.rules.book import rule_text
-
-    lang = lang or current_lang()
-    rule = getattr(error, "rule_id", None)
-    return {
-        "error": translate_violation(error, lang),
-        "rule": rule,
-        "rule_text": rule_text(rule, lang) if rule else None,
-    }
 
 
 # ----------------------------------------------------------------------------- build step

@@ -83,16 +83,9 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
     finished = state["status"] == "finished"
     kozel = None
-    ledger = match.standing.extra.get("ledger")
-    if ledger is not None:  # kz.score.display: an open account in red, remembered points as "+n"
-        last = ledger[-1]["players"] if ledger else {}
-        kozel = {
-            p: {
-                "open": last.get(p, {}).get("open", False),
-                "remembered": state.get("remembered", {}).get(p, 0),
-            }
-            for p in match.players
-        }
+    book = match.standing.kozel
+    if book is not None:  # kz.score.display: an open account in red, remembered points as "+n"
+        kozel = {p: {"open": book.open[p], "remembered": book.remembered[p]} for p in match.players}
     summary = describe(state)
     return {
         "game": game,
