@@ -127,6 +127,7 @@ GAME_OPTIONS = {
         "fish": {"type": "string", "enum": ["all", "one"]},
         "lose_at": {"type": "integer", "minimum": 1},
         "zero_zero": {"type": "integer", "enum": [10, 25]},
+        "teams": {"type": "boolean", "description": "kz.teams: 4 players, partners 1st + 3rd and 2nd + 4th."},
     },
 }
 
@@ -251,6 +252,7 @@ GAME_STATE = {
                     "double": {"type": ["string", "null"]},
                     "points": INTS,
                     "end": ROUND_END,
+                    "team_points": {"type": "array", "items": {"type": "integer"}},
                 },
             },
         },
@@ -264,6 +266,18 @@ GAME_STATE = {
         "goats": STRINGS,
         "rating": INTS,
         "left": {"type": ["string", "null"]},
+        "teams": {
+            "type": "array",
+            "description": "kz.teams: each team's players, booked total and remembered points.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "players": STRINGS,
+                    "total": {"type": "integer"},
+                    "remembered": {"type": "integer"},
+                },
+            },
+        },
     },
 }
 
