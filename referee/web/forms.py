@@ -103,6 +103,12 @@ class NewGameForm(Form):
     kz_zero_zero = SelectField(
         "A lone 0-0 counts", choices=[("10", "10 (usual)"), ("25", "25")], default="10"
     )
+    kz_teams = SelectField(
+        "Teams (4 players)",
+        choices=[("no", "Each for themselves"), ("yes", "In teams: 1st and 3rd against 2nd and 4th")],
+        default="no",
+        validate_choice=False,  # only "yes" plays in teams: a form without the field is "no"
+    )
 
     add_player = SubmitField("Add a player")
     start = SubmitField("Start the game")
@@ -137,6 +143,8 @@ class NewGameForm(Form):
             options["zero_zero"] = int(self.kz_zero_zero.data)
             if self.kz_lose_at.data is not None:
                 options["lose_at"] = self.kz_lose_at.data
+            if self.kz_teams.data == "yes":
+                options["teams"] = True
         body["options"] = options
         return body
 
