@@ -473,7 +473,16 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     rows = round_rows(match)
     result = match.result
     book = match.standing.kozel
+    rows_by_name = {row["name"]: row for row in standings(match)}
+    if book is not None and book.teams:  # kz.teams: the scoresheet has one column per team
+        columns = [
+            {"label": _and(team.players), "key": team.players[0], "standing": rows_by_name[team.players[0]]}
+            for team in book.teams
+        ]
+    else:
+        columns = [{"label": name, "key": name, "standing": rows_by_name[name]} for name in match.players]
     return {
+        "columns": columns,
         "game": stored,
         "match": match,
         "config": config,
@@ -494,7 +503,19 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         "left": result.left if result else None,
         "pot": book.pot if book else 0,
         "ledger": list(book.ledger) if book else None,
-        "teams": list(book.teams) if book else [],
+        "teams": [
+            {
+                "players": team.players,
+                "label": _and(team.players),
+                "total": team.total,
+                "remembered": team.remembered,
+                "open": team.open,
+                "goat": bool(result and team.players[0] in result.goats),
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+            }
+            for index, team in enumerate(book.teams if book else ())
+        ],
+        "can_leave": config.game == "kozel" and not match.finished,
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -530,6 +551,31 @@ def undo(game_id: str):
         flash(_("The game changed meanwhile: nothing was undone. Look again and retry."), "error")
     else:
         flash(_("The last entry was undone."), "info")
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/leave")
+def leave(game_id: str):
+    """Record a Kozel player leaving (kz.rating.left): the game ends and is rated."""
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    player = request.form.get("player", "")
+    try:
+        get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
+    except PinRequired as error:
+        flash(pin_message(error), "error")
+        return redirect(Refusal.of(error, game_id).unlock, code=303)
+    except (RuleViolation, BadRequest) as error:
+        refusal = Refusal.of(error)
+        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
+    except VersionConflict:
+        flash(_("The game changed meanwhile: nothing was recorded. Look again and retry."), "error")
+    else:
+        flash(
+            _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player), "info"
+        )
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
