@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
 
 AB = ["Ana", "Ben"]
 ABC = ["Ana", "Ben", "Caro"]

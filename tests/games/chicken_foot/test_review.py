@@ -6,7 +6,7 @@ import random as _random
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
 
 AB = ["Ana", "Ben"]
 ABC = ["Ana", "Ben", "Caro"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
+from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
 
 MAOS = ["Masha", "Alex", "Olya", "Serg"]
 AB = ["Ana", "Ben"]

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
+from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
 
 MAOS = ["Masha", "Alex", "Olya", "Serg"]
 AB = ["Ana", "Ben"]

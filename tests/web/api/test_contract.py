@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from .helpers import hands_ok, ok, refused
+from tests.helpers import hands_ok, ok, refused
 
 COMMON = ["tiles", "pips", "unique", "turn", "hidden"]
 IDS = {
