@@ -1,10 +1,104 @@
-"""Black-box helpers for the acceptance tests: only the JSON API of API.md is used."""
+"""Black-box helpers of the API tests (tests/games/, tests/web/api/): only the JSON API of
+API.md is used. Every test that creates games, acts and books hands through the API takes
+its steps from here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
+AB = ["Ana", "Ben"]
+ABC = ["Ana", "Ben", "Caro"]
+MAOS = ["Masha", "Alex", "Olya", "Serg"]  # the rule book's Kozel examples
+
+# The rule ids of the rule book (RULES.md), written out independently of referee/rules/book.py.
 RULE_IDS_COMMON = ["tiles", "pips", "unique", "turn", "hidden"]
+RULE_IDS = {
+    "mexican-train": [
+        "mt.players",
+        "mt.deal",
+        "mt.engine",
+        "mt.start",
+        "mt.train",
+        "mt.match",
+        "mt.train.available",
+        "mt.one-tile",
+        "mt.draw",
+        "mt.marker.place",
+        "mt.marker.remove",
+        "mt.must-play",
+        "mt.last-tile",
+        "mt.first-turn",
+        "mt.double.follow",
+        "mt.double.last",
+        "mt.double.open",
+        "mt.double.order",
+        "mt.double.dead",
+        "mt.first-turn.double",
+        "mt.end.domino",
+        "mt.end.blocked",
+        "mt.score",
+        "mt.winner",
+    ],
+    "chicken-foot": [
+        "cf.players",
+        "cf.rounds",
+        "cf.start",
+        "cf.match",
+        "cf.spinner",
+        "cf.one-tile",
+        "cf.draw",
+        "cf.double",
+        "cf.foot.dead",
+        "cf.end",
+        "cf.score",
+        "cf.tie",
+    ],
+    "kozel": [
+        "kz.players",
+        "kz.redeal",
+        "kz.lead.first",
+        "kz.lead.next",
+        "kz.match",
+        "kz.bazaar",
+        "kz.must-play",
+        "kz.out",
+        "kz.fish",
+        "kz.score.hand",
+        "kz.score.zero",
+        "kz.score.remember",
+        "kz.score.open",
+        "kz.score.reset",
+        "kz.score.display",
+        "kz.fish.all",
+        "kz.fish.one",
+        "kz.fish.pot",
+        "kz.goat",
+        "kz.rating",
+        "kz.rating.left",
+    ],
+}
+
+
+def game_maker(
+    game: str, *, set: int | None = None, mode: str | None = "referee", players: Sequence[str] = AB
+) -> Callable[..., str]:
+    """``new(api, players, set=, mode=, **options)`` for one game: creates a game through the
+    API and answers its id. ``set`` or ``mode`` None: the key is left out (the API's default)."""
+
+    def new(
+        api, players: Sequence[str] = players, *, set: int | None = set, mode: str | None = mode, **options
+    ) -> str:
+        body: dict[str, Any] = {"game": game, "players": list(players)}
+        if set is not None:
+            body["set"] = set
+        if mode is not None:
+            body["mode"] = mode
+        if options:
+            body["options"] = options
+        return api.create(**body)["id"]
+
+    return new
 
 
 def without_version(state: dict[str, Any]) -> dict[str, Any]:
@@ -27,6 +121,18 @@ def play_on(api, game_id: str, player: str, tile: str, on: str | None = None) ->
     if on is not None:
         action["on"] = on
     return ok(api, game_id, **action)
+
+
+def play_train(api, game_id: str, player: str, tile: str, train: str) -> dict[str, Any]:
+    """An accepted Mexican Train play on ``train`` (a player's name or "mexican")."""
+    return ok(api, game_id, type="play", player=player, tile=tile, train=train)
+
+
+def spinner_arms(api, game_id: str, tiles: Sequence[str] = ("9-1", "9-2", "9-3", "9-4")) -> None:
+    """Chicken Foot: Ana lays the spinner 9-9; Ben, Ana, Ben, Ana lay the arms. Ben is next."""
+    play_on(api, game_id, "Ana", "9-9")
+    for i, tile in enumerate(tiles):
+        play_on(api, game_id, ["Ben", "Ana"][i % 2], tile, "9-9")
 
 
 def refused(

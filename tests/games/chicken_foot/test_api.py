@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from tests.helpers import (
+    AB,
+    ABC,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_on,
+    refused,
+    spinner_arms,
+    without_version,
+)
 
-AB = ["Ana", "Ben"]
-ABC = ["Ana", "Ben", "Caro"]
-
-
-def new(api, players=AB, set=9, mode="referee", **options):
-    body = {"game": "chicken-foot", "players": list(players), "set": set, "mode": mode}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
+new = game_maker("chicken-foot", set=9)
 play = play_on
+spinner_down = spinner_arms
 
 
 def on_spinner(data, spinner="9-9"):
@@ -87,13 +89,6 @@ def test_start_names_the_holder(api):
 
 
 # ----- cf.match, cf.spinner, cf.one-tile -------------------------------------------------------
-
-
-def spinner_down(api, gid, arms=("9-1", "9-2", "9-3", "9-4")):
-    play(api, gid, "Ana", "9-9")
-    who = ["Ben", "Ana"]
-    for i, tile in enumerate(arms):
-        play(api, gid, who[i % 2], tile, "9-9")
 
 
 def test_next_to_the_spinner_the_touching_half_is_nine(api):

@@ -6,25 +6,22 @@ import random as _random
 
 import pytest
 
-from tests.helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from tests.helpers import (
+    AB,
+    ABC,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_on,
+    refused,
+    spinner_arms,
+    without_version,
+)
 
-AB = ["Ana", "Ben"]
-ABC = ["Ana", "Ben", "Caro"]
+new = game_maker("chicken-foot", set=9)
 play = play_on
-
-
-def new(api, players=AB, set=9, mode="referee", **options):
-    body = {"game": "chicken-foot", "players": list(players), "set": set, "mode": mode}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
-def arms(api, gid, tiles=("9-1", "9-2", "9-3", "9-4")):
-    """Ana lays the spinner; Ben, Ana, Ben, Ana lay the four arms. Ben is next."""
-    play(api, gid, "Ana", "9-9")
-    for i, tile in enumerate(tiles):
-        play(api, gid, ["Ben", "Ana"][i % 2], tile, "9-9")
+arms = spinner_arms
 
 
 def ends(data):
