@@ -101,6 +101,16 @@ def game_maker(
     return new
 
 
+def is_refusal(data: Any) -> bool:
+    """The error body of API.md: a non-empty ``error`` sentence and a ``rule`` (an id or null)."""
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("error"), str)
+        and bool(data["error"])
+        and "rule" in data
+    )
+
+
 def without_version(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != "version"}
 

@@ -299,11 +299,6 @@ def test_rule_texts_are_the_books(api, game, rule, words):
     assert words in rules[rule]
 
 
-def test_rule_book_unknown_game(api):
-    status, data = api.get("/api/rules/chess")
-    assert status == 404 and data["error"]
-
-
 def test_openapi(api):
     status, doc = api.get("/api/openapi.json")
     assert status == 200 and str(doc["openapi"]).startswith("3.")
