@@ -72,6 +72,14 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
     window = max(15, (side // 24) | 1)
     local = cv2.blur(value, (window, window))
     dark = ((local.astype(np.int16) - value.astype(np.int16)) > 28).astype(np.uint8)
+    bars = _bars_in(dark, side)
+    # thin dark strokes only: a bar that touches a tile's shaded edge is cut free from it
+    kernel = np.ones((15, 15), np.uint8)
+    thin = (cv2.morphologyEx(value, cv2.MORPH_BLACKHAT, kernel) > 28).astype(np.uint8)
+    return bars + _bars_in(thin, side)
+
+
+def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     bars: list[Bar] = []
     min_len = max(10.0, side / 80)
@@ -151,7 +159,7 @@ def _extent(value: np.ndarray, bar: Bar, face: float, dark: float, side: int, wi
         if np.isnan(row).mean() > 0.5:
             break
         share = np.nanmean(row > threshold)
-        if share < 0.3:
+        if share < 0.5:
             run += 1
             if run * step >= max(2.0, 0.04 * bar.length):
                 break
@@ -162,7 +170,7 @@ def _extent(value: np.ndarray, bar: Bar, face: float, dark: float, side: int, wi
     return float(last_face)
 
 
-def _count_pips(rgb: np.ndarray, value: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+def _count_pips(value: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
     origin = c + n * (side * start) - u * (width / 2)
@@ -214,22 +222,12 @@ def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     value = _ink(rgb)
     value = cv2.GaussianBlur(value, (3, 3), 0)
-    found: list[Found] = []
-    for bar in _find_bars(value):
-        levels = _on_a_face(value, bar)
-        if levels is None:
-            continue
-        face, dark = levels
-        width = bar.length / BAR_WIDTH_RATIO
-        ends = (_extent(value, bar, face, dark, 1, width), _extent(value, bar, face, dark, -1, width))
-        if min(ends) < 0.45 * bar.length:
-            continue
-        halves = (
-            _count_pips(rgb, value, bar, 1, ends[0], width),
-            _count_pips(rgb, value, bar, -1, ends[1], width),
-        )
-        found.append(Found(bar, ends, width, halves))
-    found = _drop_overlaps(found)
+    found = _drop_overlaps(_find_tiles(value))
+    # black tiles with white pips: the same reading on the negative (light bars on dark faces)
+    negative = _find_tiles(255 - np.max(rgb, axis=2))
+    for item in _drop_overlaps(negative):
+        if not any(_overlap(item, other) for other in found):
+            found.append(item)
     tiles = []
     scale = image.scale
     for item in found:
@@ -250,6 +248,45 @@ def read_image(image: Decoded, highest: int) -> Reading:
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
+
+
+def _find_tiles(value: np.ndarray) -> list[Found]:
+    candidates = []
+    for bar in _find_bars(value):
+        levels = _on_a_face(value, bar)
+        if levels is not None:
+            candidates.append((bar, levels))
+    if candidates:
+        # faces are the brightest things on the table: a "bar" on a dim surface is texture
+        brightest = max(face for _, (face, _) in candidates)
+        candidates = [(bar, (face, dark)) for bar, (face, dark) in candidates if face >= 0.72 * brightest]
+    found: list[Found] = []
+    if candidates:
+        typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
+        size = max(3, int(typical * 0.4)) | 1
+        # the face with its pips closed over: the walk to a tile's end is not stopped by a pip
+        closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        for bar, (face, dark) in candidates:
+            if bar.length < 0.45 * typical:
+                continue
+            width = bar.length / BAR_WIDTH_RATIO
+            ends = (_extent(closed, bar, face, dark, 1, width), _extent(closed, bar, face, dark, -1, width))
+            if min(ends) < 0.45 * bar.length:
+                continue
+            if max(ends) > 1.3 * min(ends):  # walked into a touching tile: halves are equal
+                ends = (min(ends), min(ends))
+            halves = (
+                _count_pips(value, bar, 1, ends[0], width),
+                _count_pips(value, bar, -1, ends[1], width),
+            )
+            found.append(Found(bar, ends, width, halves))
+    return found
+
+
+def _overlap(a: Found, b: Found) -> bool:
+    return cv2.intersectConvexConvex(a.corners(), b.corners())[0] > 0.3 * min(
+        cv2.contourArea(a.corners()), cv2.contourArea(b.corners())
+    )
 
 
 def _drop_overlaps(found: list[Found]) -> list[Found]:
