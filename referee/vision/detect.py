@@ -132,7 +132,7 @@ def _on_a_face(value: np.ndarray, bar: Bar) -> tuple[float, float] | None:
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
     contrast = face - float(inner)
-    if contrast < 35:
+    if contrast < 35 or face < 120:  # a face is white, ivory or (on the negative) black
         return None
     for side in sides:
         if np.nanmean(side > inner + 0.6 * contrast) < 0.55:
@@ -143,13 +143,35 @@ def _on_a_face(value: np.ndarray, bar: Bar) -> tuple[float, float] | None:
     return face, float(inner)
 
 
-def _extent(value: np.ndarray, bar: Bar, face: float, dark: float, side: int, width: float) -> float:
+def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> np.ndarray:
+    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
+    pts = np.array(
+        [c + n * (s * f * L) + u * (g * L) for s in (1, -1) for f in (0.15, 0.3, 0.5) for g in (-0.3, 0, 0.3)]
+    )
+    values = _sample(value, pts)
+    colours = _sample_rgb(rgb, pts)
+    ok = ~np.isnan(values)
+    values = values[ok]
+    keep = values >= np.median(values)
+    return np.median(colours[keep], axis=0)
+
+
+def _extent(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    side: int,
+    width: float,
+    colour: np.ndarray,
+) -> float:
     """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
     c, u, n = bar.centre, bar.along, bar.normal
     step = max(1.0, bar.length / 40)
     limit = 2.8 * bar.length
     lateral = np.linspace(-0.38, 0.38, 15) * width
-    threshold = dark + 0.5 * (face - dark)
+    threshold = face - 0.35 * (face - dark)
     d = bar.thickness
     run = 0
     last_face = d
@@ -159,7 +181,9 @@ def _extent(value: np.ndarray, bar: Bar, face: float, dark: float, side: int, wi
         if np.isnan(row).mean() > 0.5:
             break
         share = np.nanmean(row > threshold)
-        if share < 0.5:
+        colours = _sample_rgb(rgb, pts)
+        alike = np.mean(np.abs(colours - colour[None, :]).max(axis=1) < 45) if len(colours) else 0.0
+        if share < 0.5 or alike < 0.1:
             run += 1
             if run * step >= max(2.0, 0.04 * bar.length):
                 break
@@ -222,9 +246,9 @@ def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     value = _ink(rgb)
     value = cv2.GaussianBlur(value, (3, 3), 0)
-    found = _drop_overlaps(_find_tiles(value))
+    found = _drop_overlaps(_find_tiles(rgb, value))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
-    negative = _find_tiles(255 - np.max(rgb, axis=2))
+    negative = _find_tiles(rgb, 255 - np.max(rgb, axis=2))
     for item in _drop_overlaps(negative):
         if not any(_overlap(item, other) for other in found):
             found.append(item)
@@ -250,7 +274,56 @@ def read_image(image: Decoded, highest: int) -> Reading:
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
 
 
-def _find_tiles(value: np.ndarray) -> list[Found]:
+def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
+    h, w = rgb.shape[:2]
+    inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+    xs = np.clip(np.round(points[inside, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(points[inside, 1]).astype(int), 0, h - 1)
+    return rgb[ys, xs].astype(np.float32)
+
+
+def _stands_out(
+    rgb: np.ndarray, value: np.ndarray, bar: Bar, ends: tuple[float, float], width: float
+) -> bool:
+    """Whether the tile's outline is seen: on at least one of its four sides, just outside,
+    the table is not face-coloured (a grain of wood or a fold of cloth is face on all sides)."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    inner = [
+        c + n * (s * f * e) + u * (g * width)
+        for s, e in ((1, ends[0]), (-1, ends[1]))
+        for f in (0.3, 0.6)
+        for g in (-0.3, 0, 0.3)
+    ]
+    face_values = _sample(value, np.array(inner))
+    face_rgb = _sample_rgb(rgb, np.array(inner))
+    if len(face_rgb) == 0:
+        return False
+    # the face's colour: the brighter samples in value (pips left out)
+    keep = face_values[~np.isnan(face_values)] >= np.nanmedian(face_values)
+    face = np.median(face_rgb[keep] if keep.any() else face_rgb, axis=0)
+    steps = np.linspace(-0.4, 0.4, 9)
+    sides = []
+    for s, e in ((1, ends[0]), (-1, ends[1])):
+        pts = c[None, :] + n[None, :] * (s * (e + 0.12 * width)) + np.outer(steps * width, u)
+        sides.append(pts)
+    for s in (1, -1):
+        pts = (
+            c[None, :]
+            + u[None, :] * (s * 0.62 * width)
+            + np.outer(np.linspace(-0.8, 0.8, 9), n) * np.array([[ends[0]]] * 9)
+        )
+        sides.append(pts)
+    for pts in sides:
+        samples = _sample_rgb(rgb, pts)
+        if len(samples) < 3:
+            return True  # the tile reaches the photo's edge
+        distance = np.abs(samples - face[None, :]).max(axis=1)
+        if np.mean(distance < 40) < 0.5:
+            return True
+    return False
+
+
+def _find_tiles(rgb: np.ndarray, value: np.ndarray) -> list[Found]:
     candidates = []
     for bar in _find_bars(value):
         levels = _on_a_face(value, bar)
@@ -270,11 +343,17 @@ def _find_tiles(value: np.ndarray) -> list[Found]:
             if bar.length < 0.45 * typical:
                 continue
             width = bar.length / BAR_WIDTH_RATIO
-            ends = (_extent(closed, bar, face, dark, 1, width), _extent(closed, bar, face, dark, -1, width))
+            colour = _face_colour(rgb, value, bar)
+            ends = (
+                _extent(rgb, closed, bar, face, dark, 1, width, colour),
+                _extent(rgb, closed, bar, face, dark, -1, width, colour),
+            )
             if min(ends) < 0.45 * bar.length:
                 continue
             if max(ends) > 1.3 * min(ends):  # walked into a touching tile: halves are equal
                 ends = (min(ends), min(ends))
+            if not _stands_out(rgb, value, bar, ends, width):
+                continue
             halves = (
                 _count_pips(value, bar, 1, ends[0], width),
                 _count_pips(value, bar, -1, ends[1], width),

@@ -65,13 +65,15 @@ class Style:
     bar: tuple[int, int, int]
 
 
-def _style(rng: random.Random) -> Style:
+def _style(rng: random.Random, pips: str | None = None) -> Style:
     kind = rng.random()
-    if kind < 0.15:
+    if pips == "white" or (pips is None and kind < 0.15):
         return Style((25, 25, 28), "white", (235, 235, 235))
     ivory = rng.random() < 0.4
     face = (240, 230, 200) if ivory else (245, 245, 242)
-    return Style(face, "colour" if rng.random() < 0.5 else "black", (20, 20, 20))
+    if pips is None:
+        pips = "colour" if rng.random() < 0.5 else "black"
+    return Style(face, pips, (20, 20, 20))
 
 
 def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) -> np.ndarray:
@@ -139,15 +141,23 @@ def _place(rng: random.Random, size: tuple[int, int], w: int, placed: list[np.nd
 
 
 def make_photo(
-    seed: int, size: tuple[int, int] = (960, 720), highest: int = 12, count: int | None = None
+    seed: int,
+    size: tuple[int, int] = (960, 720),
+    highest: int = 12,
+    count: int | None = None,
+    pips: str | None = None,
+    easy: bool = False,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
-    """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``."""
+    """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
+
+    ``pips`` forces the style ("black", "colour" or "white": white pips on black tiles);
+    ``easy`` leaves out the blur and keeps the noise low."""
     rng = random.Random(seed)
     w_img, h_img = size
     canvas = _background(rng, h_img, w_img).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
-    style = _style(rng)
+    style = _style(rng, pips)
     placed: list[np.ndarray] = []
     tiles: list[Tile] = []
     for _ in range(n):
@@ -185,10 +195,10 @@ def make_photo(
     light = rng.uniform(0.8, 1.1) * (1 + gx + gy)
     cast = np.array([rng.uniform(0.9, 1.1) for _ in range(3)], np.float32)
     canvas = canvas * light[:, :, None] * cast[None, None, :]
-    blur = rng.uniform(0, 1.6)
+    blur = 0.0 if easy else rng.uniform(0, 1.6)
     if blur > 0.3:
         canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
-    canvas += np.random.default_rng(seed).normal(0, rng.uniform(1, 7), canvas.shape)
+    canvas += np.random.default_rng(seed).normal(0, rng.uniform(1, 2 if easy else 7), canvas.shape)
     rgb = np.clip(canvas, 0, 255).astype(np.uint8)
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, format="JPEG", quality=rng.randint(70, 95))
