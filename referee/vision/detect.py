@@ -60,12 +60,6 @@ class Found:
         )
 
 
-def _ink(rgb: np.ndarray) -> np.ndarray:
-    """Per pixel, the darkest channel: a white or ivory face is high, black and coloured
-    pips are low whatever their hue (a blue pip is dark in red, an orange one in blue)."""
-    return np.min(rgb, axis=2)
-
-
 def _find_bars(value: np.ndarray) -> list[Bar]:
     h, w = value.shape
     side = max(h, w)
@@ -113,7 +107,7 @@ def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
     return out
 
 
-def _on_a_face(value: np.ndarray, bar: Bar) -> tuple[float, float] | None:
+def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
     c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
@@ -132,14 +126,18 @@ def _on_a_face(value: np.ndarray, bar: Bar) -> tuple[float, float] | None:
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
     contrast = face - float(inner)
-    if contrast < 35 or face < 120:  # a face is white, ivory or (on the negative) black
+    if contrast < min_contrast or face < 120:  # a face is white, ivory or (on the negative) black
         return None
     for side in sides:
         if np.nanmean(side > inner + 0.6 * contrast) < 0.55:
             return None
-    for end in ends:
-        if np.all(np.isnan(end)) or np.nanmean(end > inner + 0.6 * contrast) < 0.5:
-            return None
+    # face beyond at least one end (in an oblique photo the other end may meet the tile's
+    # shaded side); a seam between touching tiles runs into the table at both
+    bright_ends = [
+        not np.all(np.isnan(end)) and np.nanmean(end > inner + 0.6 * contrast) >= 0.5 for end in ends
+    ]
+    if not any(bright_ends):
+        return None
     return face, float(inner)
 
 
@@ -158,6 +156,7 @@ def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> np.ndarray:
 
 def _extent(
     rgb: np.ndarray,
+    raw: np.ndarray,
     value: np.ndarray,
     bar: Bar,
     face: float,
@@ -183,6 +182,8 @@ def _extent(
         share = np.nanmean(row > threshold)
         colours = _sample_rgb(rgb, pts)
         alike = np.mean(np.abs(colours - colour[None, :]).max(axis=1) < 45) if len(colours) else 0.0
+        if d > 0.45 * width and np.nanmean(_sample(raw, pts) > threshold) < 0.12:
+            break  # a seam across the whole width: the end of a tile touching another
         if share < 0.5 or alike < 0.1:
             run += 1
             if run * step >= max(2.0, 0.04 * bar.length):
@@ -194,7 +195,7 @@ def _extent(
     return float(last_face)
 
 
-def _count_pips(value: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
     origin = c + n * (side * start) - u * (width / 2)
@@ -202,12 +203,16 @@ def _count_pips(value: np.ndarray, bar: Bar, side: int, extent: float, width: fl
     dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
     matrix = cv2.getAffineTransform(src, dst)
     square = cv2.warpAffine(
-        value, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     margin = int(HALF * 0.07)
-    inner = square[margin : HALF - margin, margin : HALF - margin]
-    face = float(np.percentile(inner, 80))
-    ink = face - inner.astype(np.float32)
+    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
+    # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
+    # any pixel far from it in some channel, whatever its hue (black, coloured or white)
+    typical = np.median(inner.reshape(-1, 3), axis=0)
+    near = np.abs(inner - typical).max(axis=2)
+    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
+    ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
         return Half(0, 0.95)
@@ -244,11 +249,10 @@ def _count_pips(value: np.ndarray, bar: Bar, side: int, extent: float, width: fl
 
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
-    value = _ink(rgb)
-    value = cv2.GaussianBlur(value, (3, 3), 0)
-    found = _drop_overlaps(_find_tiles(rgb, value))
+    grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
+    found = _drop_overlaps(_find_tiles(rgb, grey))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
-    negative = _find_tiles(rgb, 255 - np.max(rgb, axis=2))
+    negative = _find_tiles(rgb, 255 - grey, min_contrast=100)
     for item in _drop_overlaps(negative):
         if not any(_overlap(item, other) for other in found):
             found.append(item)
@@ -323,10 +327,10 @@ def _stands_out(
     return False
 
 
-def _find_tiles(rgb: np.ndarray, value: np.ndarray) -> list[Found]:
+def _find_tiles(rgb: np.ndarray, value: np.ndarray, min_contrast: float = 35) -> list[Found]:
     candidates = []
     for bar in _find_bars(value):
-        levels = _on_a_face(value, bar)
+        levels = _on_a_face(value, bar, min_contrast)
         if levels is not None:
             candidates.append((bar, levels))
     if candidates:
@@ -345,8 +349,8 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray) -> list[Found]:
             width = bar.length / BAR_WIDTH_RATIO
             colour = _face_colour(rgb, value, bar)
             ends = (
-                _extent(rgb, closed, bar, face, dark, 1, width, colour),
-                _extent(rgb, closed, bar, face, dark, -1, width, colour),
+                _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
+                _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
             )
             if min(ends) < 0.45 * bar.length:
                 continue
@@ -355,8 +359,8 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray) -> list[Found]:
             if not _stands_out(rgb, value, bar, ends, width):
                 continue
             halves = (
-                _count_pips(value, bar, 1, ends[0], width),
-                _count_pips(value, bar, -1, ends[1], width),
+                _count_pips(rgb, bar, 1, ends[0], width),
+                _count_pips(rgb, bar, -1, ends[1], width),
             )
             found.append(Found(bar, ends, width, halves))
     return found
