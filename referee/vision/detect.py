@@ -74,16 +74,26 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
 
 
 def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    min_len = max(10.0, side / 80)
+    # specks and blobs too small or too large to be a bar are dropped before tracing outlines
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    keep = (longest >= min_len * 0.7) & (longest <= side / 3) & (stats[:, cv2.CC_STAT_AREA] >= min_len * 1.5)
+    keep[0] = False
+    if not keep.any():
+        return []
+    dark = keep.astype(np.uint8)[labels]
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     bars: list[Bar] = []
     min_len = max(10.0, side / 80)
-    for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        if area < min_len * 1.5 or max(bw, bh) < min_len * 0.7 or max(bw, bh) > side / 3:
+    for contour in contours:
+        _x, _y, bw, bh = cv2.boundingRect(contour)
+        if max(bw, bh) < min_len * 0.7 or max(bw, bh) > side / 3:
             continue
-        points = np.column_stack(np.nonzero(labels[y : y + bh, x : x + bw] == i))[:, ::-1].astype(np.float32)
-        points += (x, y)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        area = cv2.contourArea(contour)
+        if area < min_len * 1.5:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
         length, thick = (rw, rh) if rw >= rh else (rh, rw)
         thick = max(thick, 1.0)
         if length < min_len or length / thick < 4.0 or area / (length * thick) < 0.5:
@@ -95,6 +105,21 @@ def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
             Bar(np.array([cx, cy], dtype=np.float32), along, normal, float(length), float(thick), 0.0)
         )
     return bars
+
+
+def _grid(pairs: list[tuple[float, float]]) -> np.ndarray:
+    return np.array(pairs, dtype=np.float32)
+
+
+# sample places around a bar, in bar lengths (along the bar, across it)
+_CORE = _grid([(g, 0.0) for g in np.linspace(-0.4, 0.4, 9)])
+_SIDES = [_grid([(g, s * d) for g in np.linspace(-0.35, 0.35, 8) for d in (0.15, 0.3, 0.5)]) for s in (1, -1)]
+_ENDS = [_grid([(s * (0.5 + d), g) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]) for s in (1, -1)]
+
+
+def _around(bar: Bar, grid: np.ndarray, scale: float | None = None) -> np.ndarray:
+    k = bar.length if scale is None else scale
+    return bar.centre[None, :] + k * (grid[:, :1] * bar.along[None, :] + grid[:, 1:] * bar.normal[None, :])
 
 
 def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -110,18 +135,11 @@ def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
-    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
-    core = _sample(value, c + np.outer(np.linspace(-0.4, 0.4, 9), u * L))
-    inner = np.nanmedian(core)
-    grid = np.linspace(-0.35, 0.35, 8)
-    sides = []
-    for s in (1, -1):
-        pts = [c + u * (g * L) + n * (s * d * L) for g in grid for d in (0.15, 0.3, 0.5)]
-        sides.append(_sample(value, np.array(pts)))
-    ends = []
-    for s in (1, -1):
-        pts = [c + u * (s * (0.5 + d) * L) + n * (g * L) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]
-        ends.append(_sample(value, np.array(pts)))
+    inner = np.nanmedian(_sample(value, _around(bar, _CORE)))
+    if np.isnan(inner):
+        return None
+    sides = [_sample(value, _around(bar, grid)) for grid in _SIDES]
+    ends = [_sample(value, _around(bar, grid)) for grid in _ENDS]
     if any(np.isnan(side).mean() > 0.3 for side in sides):
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
@@ -168,31 +186,48 @@ def _extent(
     """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
     c, u, n = bar.centre, bar.along, bar.normal
     step = max(1.0, bar.length / 40)
-    limit = 2.8 * bar.length
-    lateral = np.linspace(-0.38, 0.38, 15) * width
+    distances = np.arange(bar.thickness, 2.8 * bar.length, step, dtype=np.float32)
+    lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
+    # every row across the tile at once: rows x lateral places x (x, y)
+    pts = (
+        c[None, None, :]
+        + (side * distances)[:, None, None] * n[None, None, :]
+        + lateral[None, :, None] * u[None, None, :]
+    )
+    flat = pts.reshape(-1, 2)
+    h, w = value.shape
+    inside = ((flat[:, 0] >= 0) & (flat[:, 0] < w) & (flat[:, 1] >= 0) & (flat[:, 1] < h)).reshape(
+        len(distances), -1
+    )
+    xs = np.clip(np.round(flat[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(flat[:, 1]).astype(int), 0, h - 1)
     threshold = face - 0.35 * (face - dark)
-    d = bar.thickness
+    closed_face = (value[ys, xs] > threshold).reshape(len(distances), -1) & inside
+    raw_face = (raw[ys, xs] > threshold).reshape(len(distances), -1) & inside
+    alike = (np.abs(rgb[ys, xs].astype(np.float32) - colour[None, :]).max(axis=1) < 45).reshape(
+        len(distances), -1
+    )
+    alike &= inside
+    counted = np.maximum(inside.sum(axis=1), 1)
+    off = inside.mean(axis=1) < 0.5
+    share = closed_face.sum(axis=1) / counted
+    alike_share = alike.sum(axis=1) / counted
+    seam = (distances > 0.45 * width) & (raw_face.sum(axis=1) / counted < 0.12)
+    not_face = (share < 0.5) | (alike_share < 0.1)
+    need = max(2.0, 0.04 * bar.length)
     run = 0
-    last_face = d
-    while d < limit:
-        pts = c[None, :] + n[None, :] * (side * d) + np.outer(lateral, u)
-        row = _sample(value, pts)
-        if np.isnan(row).mean() > 0.5:
-            break
-        share = np.nanmean(row > threshold)
-        colours = _sample_rgb(rgb, pts)
-        alike = np.mean(np.abs(colours - colour[None, :]).max(axis=1) < 45) if len(colours) else 0.0
-        if d > 0.45 * width and np.nanmean(_sample(raw, pts) > threshold) < 0.12:
-            break  # a seam across the whole width: the end of a tile touching another
-        if share < 0.5 or alike < 0.1:
+    last_face = float(bar.thickness)
+    for i, d in enumerate(distances):
+        if off[i] or seam[i]:
+            break  # the photo's edge, or a seam across the whole width (a touching tile)
+        if not_face[i]:
             run += 1
-            if run * step >= max(2.0, 0.04 * bar.length):
+            if run * step >= need:
                 break
         else:
             run = 0
-            last_face = d
-        d += step
-    return float(last_face)
+            last_face = float(d)
+    return last_face
 
 
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
