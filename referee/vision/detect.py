@@ -213,19 +213,20 @@ def _extent(
     share = closed_face.sum(axis=1) / counted
     alike_share = alike.sum(axis=1) / counted
     seam = (distances > 0.45 * width) & (raw_face.sum(axis=1) / counted < 0.12)
-    not_face = (share < 0.5) | (alike_share < 0.1)
-    need = max(2.0, 0.04 * bar.length)
-    run = 0
+    dim = share < 0.5
+    unlike = alike_share < 0.1  # a row of pips is unlike the face too: this needs a longer run
+    need_dim = max(2.0, 0.04 * bar.length)
+    need_unlike = 0.22 * width
+    run_dim = run_unlike = 0
     last_face = float(bar.thickness)
     for i, d in enumerate(distances):
         if off[i] or seam[i]:
             break  # the photo's edge, or a seam across the whole width (a touching tile)
-        if not_face[i]:
-            run += 1
-            if run * step >= need:
-                break
-        else:
-            run = 0
+        run_dim = run_dim + 1 if dim[i] else 0
+        run_unlike = run_unlike + 1 if unlike[i] else 0
+        if run_dim * step >= need_dim or run_unlike * step >= need_unlike:
+            break
+        if not dim[i] and not unlike[i]:
             last_face = float(d)
     return last_face
 
