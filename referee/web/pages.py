@@ -152,28 +152,32 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
+    from referee.web.trash import paged
+
     store = get_store()
-    playing, finished = [], []
-    for row in store.list_games()[:200]:
-        bucket = playing if row["status"] == "playing" else finished
-        if len(bucket) >= 60:
-            continue
-        try:
-            match = store.load(row["id"]).match
-        except Exception:  # a game the core cannot read is listed, not fatal for the page
-            match = None
-        bucket.append(
-            {
-                **row,
-                "title": title_of(row["game"]),
-                "progress": progress(match) if match else "",
-                "summary": summary(match) if match else "",
-            }
-        )
+    lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
+    for listing in lists.values():
+        shown = []
+        for row in listing["rows"]:
+            try:
+                match = store.load(row["id"]).match
+            except Exception:  # a game the core cannot read is listed, not fatal for the page
+                match = None
+            shown.append(
+                {
+                    **row,
+                    "title": title_of(row["game"]),
+                    "progress": progress(match) if match else "",
+                    "summary": summary(match) if match else "",
+                }
+            )
+        listing["rows"] = shown
     return render_template(
         "home.html",
-        playing=playing,
-        finished=finished,
+        playing=lists["playing"]["rows"],
+        finished=lists["finished"]["rows"],
+        lists=lists,
+        trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: title_of(k) for k in GAMES},
     )
