@@ -62,6 +62,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import backup
 
     app.register_blueprint(backup.bp)
+    from referee.web import photo
+
+    app.register_blueprint(photo.api)
+    app.register_blueprint(photo.pages)
     app.jinja_env.globals["tile_svg"] = draw_tile
     from referee.web.errors import init_errors
 
