@@ -12,8 +12,9 @@
   if (!panel || !window.fetch || !window.FormData) return;
   document.querySelectorAll(".js-photo").forEach(function (el) { el.hidden = false; });
 
-  var TEXTS = {};
+  var TEXTS = {}, RULES = {};
   try { TEXTS = JSON.parse(panel.dataset.texts || "{}"); } catch (err) { TEXTS = {}; }
+  try { RULES = JSON.parse(panel.dataset.rules || "{}"); } catch (err) { RULES = {}; }
   function say(key, values) {
     return (TEXTS[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
       return values && values[name] !== undefined ? values[name] : all;
@@ -119,7 +120,17 @@
       var li = document.createElement("li");
       li.className = "refusal";
       li.dataset.rule = w.rule || "";
-      li.textContent = (w.text || w.error) + (w.rule ? " (" + w.rule + ")" : "");
+      var line = document.createElement("span");
+      line.textContent = (w.text || w.error) + (w.rule ? " (" : "");
+      if (w.rule) {
+        var link = document.createElement(RULES[w.rule] ? "a" : "span");
+        link.className = "rule-id";
+        if (RULES[w.rule]) link.href = RULES[w.rule];
+        link.textContent = w.rule;
+        line.appendChild(link);
+        line.appendChild(document.createTextNode(")"));
+      }
+      li.appendChild(line);
       warningsList.appendChild(li);
     });
     removeButton.disabled = state.selected < 0;
@@ -149,7 +160,7 @@
       body: JSON.stringify({ tiles: tilesOf(), player: state.player, hands: otherHands() })
     }).then(function (r) { return r.json(); }).then(function (body) {
       if (seq !== state.seq) return;  // a later correction is on its way
-      if (body.error) { fail(body.error); return; }
+      if (body.error) { fail(body.text || body.error); return; }
       render(body.warnings);
       setSummary(body.total, body.tracked);
       panel.dataset.state = "checked";
@@ -167,9 +178,7 @@
     state.adding = false;
     state.selected = state.selected === index ? -1 : index;
     render();
-    if (state.selected >= 0 && window.matchMedia("(max-width: 700px)").matches) {
-      picker.scrollIntoView({ behavior: "smooth", block: "nearest" });
-    }
+    if (state.selected >= 0) picker.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }
 
   function pick(tile) {
@@ -190,6 +199,8 @@
     if (!file) return;
     state = { items: [], selected: -1, adding: false, target: document.getElementById(input.dataset.photoFor),
               player: playerOf(input), width: 1, height: 1, seq: state.seq + 1, warnings: [], read: false };
+    // the hands page's own picker follows the hand being photographed (without the phone's keyboard)
+    if (state.target) state.target.dispatchEvent(new Event("focus"));
     show(panel, true);
     show(failure, false);
     show(stage, false);
@@ -202,6 +213,7 @@
     if (img.src && img.src.indexOf("blob:") === 0) URL.revokeObjectURL(img.src);
     img.src = URL.createObjectURL(file);
     panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    if (file.size > 20 * 1024 * 1024) { panel.dataset.state = "failed"; fail(say("too_large")); input.value = ""; return; }
     var data = new FormData();
     data.append("photo", file);
     if (state.player) data.append("player", state.player);
@@ -216,13 +228,15 @@
     xhr.onload = function () {
       var body = {};
       try { body = JSON.parse(xhr.responseText); } catch (err) { body = { error: say("failed") }; }
-      if (xhr.status !== 200) { panel.dataset.state = "failed"; fail(body.error || say("failed")); return; }
+      if (xhr.status !== 200) { panel.dataset.state = "failed"; fail(body.text || body.error || say("failed")); return; }
       setProgress(null);
       state.read = true;
       state.width = body.width || 1;
       state.height = body.height || 1;
       state.items = (body.tiles || []).map(function (t) { return { tile: t.tile, confidence: t.confidence, box: t.box }; });
       stage.style.aspectRatio = state.width + " / " + state.height;
+      // the whole photo in view: no taller than most of the screen
+      stage.style.maxWidth = "min(100%, calc(62vh * " + state.width + " / " + state.height + "))";
       show(stage, true);
       syncField();
       render(body.warnings || []);

@@ -11,15 +11,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from referee.match import Match, UnknownRound
-from referee.rules.base import BadRequest, RuleViolation
+from referee.rules.base import BadRequest, Phrase, RuleViolation, phrase
 from referee.store import StoredGame
 from referee.tiles import Tile, TileError
 from referee.web import csrf, get_store
-from referee.web.api import ApiError, install_json_refusals, json_body
+from referee.web.api import ApiError, install_json_refusals, json_body, refusal
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).
@@ -93,16 +93,17 @@ def read_hand_photo(game_id: str, number: str):
         raise ApiError(400, "The form has no 'photo' field: attach the picture of the hand.")
     data = upload.read(MAX_PHOTO_BYTES + 1)
     if len(data) > MAX_PHOTO_BYTES:
-        raise ApiError(413, "The photo is larger than 20 MB.")
+        return photo_refusal(413, phrase("The photo is larger than 20 MB."))
     if not data:
-        raise ApiError(415, "The photo is empty: it is not an image.")
+        return photo_refusal(415, phrase("The photo is empty: it is not an image."))
     player = request.form.get("player") or None
     if player is not None:
         player = game.match.player_named(player)
     try:
         reading = read_photo(data, game.match.config.highest)
     except _photo_error_type() as error:
-        raise ApiError(getattr(error, "status", 415), str(getattr(error, "message", error))) from None
+        message = str(getattr(error, "message", error))
+        return photo_refusal(getattr(error, "status", 415), phrase(message))
     tiles = [read.tile for read in reading.tiles]
     check = game.match.check_hand(n, tiles, player, others_for(game, n, player))
     return jsonify(
@@ -122,6 +123,16 @@ def read_hand_photo(game_id: str, number: str):
             "tracked": check.tracked,
         }
     )
+
+
+def photo_refusal(status: int, message: Phrase) -> tuple[Response, int]:
+    """A photo that cannot be read: the API's refusal, plus ``text`` in the page's language."""
+    from referee.web.i18n import translate_text
+
+    response, status = refusal(status, str(message))
+    body = response.get_json()
+    body["text"] = translate_text(message)
+    return jsonify(body), status
 
 
 def parse_tiles(raw: Any, field: str) -> list[Tile]:
