@@ -377,6 +377,11 @@ class Store:
             raise GameNotFound(game_id)
         return rows[0]
 
+    def version_of(self, game_id: str) -> int | None:
+        """The game's version (it grows with every change), or None when there is no such game."""
+        row = self.db.execute("select version from games where id = ?", [game_id]).fetchone()
+        return int(row[0]) if row else None
+
     def load(self, game_id: str) -> StoredGame:
         with self.read():
             return self._load(self._row(game_id))
