@@ -146,3 +146,51 @@ def test_the_check_endpoint(api, game):
 def test_the_check_endpoint_refuses_bad_bodies(api, game, body, status):
     got, answer = api.post(f"/api/games/{game}/rounds/1/check", body)
     assert got == status and answer["error"]
+
+
+# ----- the real reader: files that are not readable photos ------------------------------------
+
+
+def image_bytes(fmt: str = "PNG", size: tuple[int, int] = (64, 48)) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", size, (40, 110, 60)).save(out, format=fmt)
+    return out.getvalue()
+
+
+def bomb() -> bytes:
+    """A PNG of a few kilobytes that claims 30 000 × 30 000 pixels."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("1", (30_000, 30_000)).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("make", "status"),
+    [
+        (lambda: b"%PDF-1.7 this is not a photo" * 10, 415),
+        (lambda: "plain text, not a picture".encode() * 10, 415),
+        (lambda: image_bytes("JPEG")[:300], 400),
+        (lambda: image_bytes("PNG")[:60], 400),
+        (bomb, 413),
+    ],
+    ids=["pdf", "text", "truncated-jpeg", "truncated-png", "decompression-bomb"],
+)
+def test_files_that_are_no_readable_photo(client, api, game, make, status):
+    version = api.state(game)["version"]
+    response = post_photo(client, game, data=make())
+    assert response.status_code == status, response.get_json()
+    body = response.get_json()
+    assert body["error"] and body["rule"] is None
+    assert api.state(game)["version"] == version
+
+
+def test_a_plain_photo_with_no_tiles_reads_nothing(client, game):
+    response = post_photo(client, game, data=image_bytes("JPEG", (640, 480)))
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["tiles"] == [] and body["total"] == 0
+    assert (body["width"], body["height"]) == (640, 480)
