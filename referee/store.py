@@ -101,7 +101,8 @@ def m010_sent_hands(db: Database) -> None:
         {"game_id": str, "round": int, "player": str, "tiles": str, "sent": float},
         pk=("game_id", "round", "player"),
     )
-    db["sent_hands"].create_index(["game_id", "sent"])
+    db["hand_sends"].create({"game_id": str, "at": float})  # every send, for the rate limit
+    db["hand_sends"].create_index(["game_id", "at"])
 
 
 class GameNotFound(LookupError):
@@ -581,14 +582,16 @@ class Store:
     def sent_since(self, game_id: str, since: float) -> int:
         """How many hands were sent for ``game_id`` at ``since`` (epoch seconds) or later."""
         return self.db.execute(
-            "select count(*) from sent_hands where game_id = ? and sent >= ?", [game_id, since]
+            "select count(*) from hand_sends where game_id = ? and at >= ?", [game_id, since]
         ).fetchone()[0]
 
     def send_hand(self, game_id: str, number: int, player: str, tiles: list[str], at: float) -> None:
         """Keep ``player``'s hand for round ``number`` (a later one replaces it); the game
-        itself is not changed."""
+        itself is not changed. Sends older than an hour are forgotten by the rate limit."""
         with self.write():
             self._row(game_id)
+            self.db.execute("delete from hand_sends where at < ?", [at - 3600])
+            self.db.execute("insert into hand_sends (game_id, at) values (?, ?)", [game_id, at])
             self.db.execute(
                 "insert or replace into sent_hands (game_id, round, player, tiles, sent) values (?, ?, ?, ?, ?)",
                 [game_id, number, player, json.dumps(tiles, ensure_ascii=False), at],

@@ -236,9 +236,13 @@ def send_hand(game_id: str):
             tiles = []
             for word in words[:HAND_MAX]:
                 try:
-                    tiles.append(Tile.parse(word))
+                    tile = Tile.parse(word)
                 except (TileError, ValueError):
                     raise BadRequest(_("%(text)s is not a tile like 5-12.", text=word)) from None
+                outside = game.match.tile_problem(tile, player, frozenset(), {})
+                if outside is not None:  # not of this set: the other checks are the tablet's
+                    raise outside
+                tiles.append(tile)
             if store.sent_since(game_id, time.time() - 60) >= SENDS_PER_MINUTE:
                 raise BadRequest(_("Too many hands were sent to this game in a minute: wait a little."))
         except UnknownRound as refused:

@@ -172,7 +172,7 @@ def bomb() -> bytes:
     ("make", "status"),
     [
         (lambda: b"%PDF-1.7 this is not a photo" * 10, 415),
-        (lambda: "plain text, not a picture".encode() * 10, 415),
+        (lambda: b"plain text, not a picture" * 10, 415),
         (lambda: image_bytes("JPEG")[:300], 400),
         (lambda: image_bytes("PNG")[:60], 400),
         (bomb, 413),
