@@ -30,7 +30,7 @@ from sqlite_utils.migrations import Migrations
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
 
-SNAPSHOT_FORMAT = 2  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 3  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 
 

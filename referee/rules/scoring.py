@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.rules.base import Phrase, RoundRecord, Standing, phrase
+from referee.rules.base import GameResult, Phrase, RoundRecord, Standing, phrase, placings_by
 
 
 def summed_totals(players: tuple[str, ...], rounds: list[RoundRecord]) -> dict[str, int]:
@@ -63,11 +63,14 @@ def lowest_total_winners(
 def lowest_total_standing(
     players: tuple[str, ...], rounds: list[RoundRecord], round_count: int, tie_break: str
 ) -> Standing:
+    """The standing of a game whose lowest total wins (mt.winner, cf.score): once every round
+    is booked, the winners (after any tie-break) are 1st and the others follow by total."""
     totals = summed_totals(players, rounds)
-    finished = len(rounds) >= round_count
-    standing = Standing(totals=totals, finished=finished)
-    if finished:
-        standing.winners, how = lowest_total_winners(players, rounds, tie_break)
-        if how:
-            standing.extra["tie_break"] = how
-    return standing
+    if len(rounds) < round_count:
+        return Standing(totals=totals)
+    winners, how = lowest_total_winners(players, rounds, tie_break)
+    rest = [name for name in players if name not in winners]
+    placings = (tuple(winners), *placings_by(rest, totals))
+    return Standing(
+        totals=totals, result=GameResult(placings=placings, winners=tuple(winners), tie_break=how)
+    )

@@ -29,10 +29,11 @@ from urllib.parse import urlsplit
 
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, lazy_gettext
 from flask_wtf.i18n import translations as wtforms_translations
 
-from referee.rules.base import BadRequest, Phrase, RuleViolation
+from referee.rules import GAMES, title
+from referee.rules.base import Phrase
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 DOMAIN = "messages"
@@ -206,19 +207,6 @@ def translate_violation(error: BaseException, lang: str | None = None) -> str:
     except Exception:  # never let a translation hide a refusal
         log.exception("Could not translate %r", template)
         return str(message)
-
-
-def translate_refusal(error: RuleViolation | BadRequest, lang: str | None = None) -> dict[str, Any]:
-    """``{"error": sentence, "rule": id, "rule_text": text}`` in ``lang``, for pages."""
-    from referee.rules.book import rule_text
-
-    lang = lang or current_lang()
-    rule = getattr(error, "rule_id", None)
-    return {
-        "error": translate_violation(error, lang),
-        "rule": rule,
-        "rule_text": rule_text(rule, lang) if rule else None,
-    }
 
 
 # ----------------------------------------------------------------------------- build step
@@ -422,3 +410,13 @@ def extract_forms(fileobj, keywords, comment_tags, options):
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.List):
             for lineno, label in choice_labels(node.value):
                 yield lineno, None, label, []
+
+
+def game_title(key: str) -> Any:
+    """A game's title from its declaration (``referee.rules``), in the page's language."""
+    return lazy_gettext(str(title(key)))
+
+
+def game_titles() -> dict[str, Any]:
+    """Every game's title, in the page's language, in the registry's order."""
+    return {key: game_title(key) for key in GAMES}

@@ -22,6 +22,7 @@ from flask_wtf.csrf import CSRFError
 from referee.match import Match
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_by_id
+from referee.rules.chicken_foot import TOES_PER_FOOT
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, TileError
 from referee.web import get_store
@@ -206,12 +207,6 @@ def _parse_tile(text: str | None, highest: int) -> Tile | None:
     return tile if tile.in_set(highest) else None
 
 
-def _place_action(game: str, player: str | None, tile: Tile, place: Any) -> Action:
-    if game == "mexican-train":
-        return Action("play", player, tile, train=place)
-    return Action("play", player, tile, on=place)
-
-
 def place_key(place: Any) -> str:
     """A place as the form sends it: a train key, a tile's text or ``centre``."""
     if place is None:
@@ -258,17 +253,14 @@ def render_table(
         selected = None
 
     # Where the selected tile may go (lit places), and the "can I play this?" answer.
-    targets = engine.targets() if playing else []
     lit: set[str] = set()
     if playing and selected is not None and actor:
-        lit = {
-            place_key(p) for p in targets if engine.is_legal(_place_action(config.game, actor, selected, p))
-        }
+        lit = {place_key(p) for p in engine.places_for(actor, selected)}
     answer = None
     if playing and selected is not None and actor and ask_key:
         place = _place_from_key(config.game, ask_key, engine)
         try:
-            engine.check(_place_action(config.game, actor, selected, place))
+            engine.check(engine.play_at(actor, selected, place))
         except (RuleViolation, BadRequest) as error:
             answer = {
                 "ok": False,
@@ -281,16 +273,14 @@ def render_table(
     # The picker: the round's set less the tiles on the table, by suit, highest first.
     picker = []
     if playing:
+        fitting = {action.tile for action in engine.legal_plays(actor)} if actor else set()
         for high in range(config.highest, -1, -1):
             row = []
             for low in range(0, high + 1):
                 t = Tile(low, high)
                 if t in on_table:
                     continue
-                fits = bool(actor) and any(
-                    engine.is_legal(_place_action(config.game, actor, t, p)) for p in targets
-                )
-                row.append({"text": str(t), "fits": fits, "selected": t == selected})
+                row.append({"text": str(t), "fits": t in fitting, "selected": t == selected})
             if row:
                 picker.append({"high": high, "tiles": row})
 
@@ -427,7 +417,7 @@ def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
             }
             if "toes" in entry:
                 item["toes"] = [branch(toe) for toe in entry["toes"]]
-                item["missing"] = max(0, 3 - len(entry["toes"]))
+                item["missing"] = max(0, TOES_PER_FOOT - len(entry["toes"]))
             out.append(item)
         return out
 
