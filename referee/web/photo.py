@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from referee.match import Match, UnknownRound
@@ -83,7 +84,7 @@ def warnings_json(check: Any) -> list[dict[str, Any]]:
 
 
 @api.post("/games/<game_id>/rounds/<number>/photo")
-def read_hand_photo(game_id: str, number: str):
+def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
     game = get_store().load(game_id)
     n = round_of(game, number)
     if request.mimetype != "multipart/form-data":
@@ -148,7 +149,7 @@ def parse_tiles(raw: Any, field: str) -> list[Tile]:
 
 
 @api.post("/games/<game_id>/rounds/<number>/check")
-def check_hand(game_id: str, number: str):
+def check_hand(game_id: str, number: str) -> ResponseReturnValue:
     """What the referee says about one hand before it is saved (the photo screen asks again
     after each correction): its points and its warnings. Changes nothing."""
     body = json_body()
@@ -213,7 +214,7 @@ def send_context(game: StoredGame, number: int | None) -> dict[str, Any]:
 
 
 @pages.route("/games/<game_id>/send-hand", methods=["GET", "POST"])
-def send_hand(game_id: str):
+def send_hand(game_id: str) -> ResponseReturnValue:
     """ "Send my hand": a player picks their name, photographs their tiles, checks them and
     sends them. The hand is kept for the tablet; the game is not changed."""
     store = get_store()
