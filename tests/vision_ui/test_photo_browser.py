@@ -164,6 +164,7 @@ def test_send_my_hand_from_a_phone_then_saved_at_the_tablet(
     tablet_context, tablet = new_context(browser, live_server, "tablet")
     try:
         phone.goto(f"/lang/{lang}?next=/games/{game_id}/follow")
+        shoot(phone, f"follow-send-link-phone-{lang}")
         tap(phone, phone.locator(".send-hand-link a"), "phone")
         phone.wait_for_url(f"**/games/{game_id}/send-hand")
         tap(phone, phone.locator('input[name="player"][value="Ben"]'), "phone")
@@ -194,3 +195,25 @@ def test_send_my_hand_from_a_phone_then_saved_at_the_tablet(
     record = stored(live_app, game_id).match.rounds[0]
     assert record.hands["Ben"] == ["3-4", "6-6"]
     assert record.points == {"Ana": 5, "Ben": 19, "Caro": 0}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_the_send_page_at_the_tablets_size(browser, live_server, live_app, monkeypatch, lang):
+    """Someone may send a hand from a tablet or laptop too: the page is usable at 1024×768."""
+    fixed_reader(monkeypatch, READ)
+    game_id = create(live_app, game="chicken-foot", players=["Ana", "Ben", "Caro"], mode="scores")
+    context, page = new_context(browser, live_server, "tablet")
+    try:
+        page.goto(f"/lang/{lang}?next=/games/{game_id}/send-hand?player=Caro")
+        assert page.locator('input[name="player"][value="Caro"]').is_checked()
+        page.set_input_files(
+            "input[data-photo-input]", files=[{"name": "h.png", "mimeType": "image/png", "buffer": png()}]
+        )
+        page.wait_for_selector('[data-photo-panel][data-state="read"]')
+        page.locator('.photo-box[data-tile="5-6"]').click()
+        page.locator('[data-photo-tile="5-5"]').click()
+        page.wait_for_selector('[data-photo-panel][data-state="checked"]')
+        assert page.input_value("#send-tiles") == "3-4 5-5"
+        shoot(page, f"send-hand-read-tablet-{lang}")
+    finally:
+        context.close()
