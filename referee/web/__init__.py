@@ -66,6 +66,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(trash.bp)
     trash.init_owner_pin(app)
+    from referee.web import photo
+
+    app.register_blueprint(photo.api)
+    app.register_blueprint(photo.pages)
     app.jinja_env.globals["tile_svg"] = draw_tile
     from referee.web.safety import check_host
 

@@ -649,6 +649,12 @@ def hands(game_id: str, number: int):
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+        else:  # the hands sent from the players' phones, for the person at the tablet to check
+            from referee.web.photo import prefill_sent_hands
+
+            prefill_sent_hands(
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+            )
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
         try:
