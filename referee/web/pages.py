@@ -589,14 +589,25 @@ def hands(game_id: str, number: int):
     players = list(stored.match.players)
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
+    mismatches: dict[str, Refusal] = {}
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
         form.version.data = str(stored.version)
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+        else:
+            # The player the referee saw go out is entered as out already.
+            outcome = (
+                stored.match.engine.outcome()
+                if number == stored.match.number and stored.match.engine
+                else None
+            )
+            if outcome is not None and outcome.reason == "domino" and outcome.player in players:
+                getattr(form, f"p{players.index(outcome.player)}").data = "out"
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        entries: dict[str, Any] = {}
         try:
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
@@ -608,6 +619,12 @@ def hands(game_id: str, number: int):
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
             refusal = Refusal.of(error, game_id)
+            if isinstance(error, RuleViolation) and error.rule_id == "hidden":
+                # every hand that disagrees with the log, not only the first
+                mismatches = {
+                    p.params["player"]: Refusal.of(p)
+                    for p in stored.match.hand_count_problems(number, entries)
+                }
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
@@ -627,6 +644,7 @@ def hands(game_id: str, number: int):
         "hands.html",
         form=translated(form),
         refusal=refusal,
+        mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
@@ -658,14 +676,22 @@ def rules(game: str):
             ],
             "big": BIG_SET_HAND,
         }
+    from referee.web.rule_search import plain, search
+
     lang = current_language()
     sections: list[tuple[str, list]] = []
     for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
-        if not sections or sections[-1][0] != rule.section:
-            sections.append((rule.section, []))
+        heading = plain(rule.section)
+        if not sections or sections[-1][0] != heading:
+            sections.append((heading, []))
         sections[-1][1].append(rule)
+    query = (request.args.get("q") or "").strip()[:200]
+    hits = search(game, query, lang)[:8] if query else []
     return render_template(
         "rules.html",
+        query=query,
+        hits=hits,
+        plain=plain,
         game=game,
         title=title_of(game),
         sections=sections,
