@@ -21,6 +21,7 @@ from referee.rules.base import (
     RoundEnd,
     RoundEngine,
     RoundRecord,
+    RuleViolation,
     RoundSetup,
     Standing,
     bad_request,
