@@ -366,7 +366,7 @@ def end_words(record) -> str:
     if end.reason == "fish":
         return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
     out = record.went_out()
-    return _("%(player)s went out", player=out) if out else _("entered")
+    return _("%(player)s went out", player=out) if out else _("counted at the table")
 
 
 def round_rows(match: Match) -> list[dict[str, Any]]:
@@ -376,6 +376,16 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
     ledger = {entry["number"]: entry for entry in match.standing.extra.get("ledger") or []}
     was_open = {name: False for name in config.players}
     rows = []
+    # A round booked again with other hands (a correction): its row says "corrected".
+    entries = [{r.number: r for r in snapshot} for snapshot in match.entry_undo] + [
+        {r.number: r for r in match.rounds}
+    ]
+    corrected = {
+        number
+        for before, after in zip(entries, entries[1:])
+        for number, record in after.items()
+        if number in before and before[number] != record
+    }
     for index, record in enumerate(match.rounds):
         standing = match.rules.standing(
             config.players, config.highest, config.options, match.rounds[: index + 1]
@@ -391,6 +401,7 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
                 "record": record,
                 "ledger": entry,
                 "before_open": dict(was_open),
+                "corrected": record.number in corrected,
             }
         )
         if entry:

@@ -147,7 +147,14 @@ def act(game_id: str):
         from referee.web.pages import pin_message  # the PIN refusal in the page's language
 
         return render_table(game, refusal=Refusal(pin_message(error), None, None), status=403, unlock=True)
-    flash(describe(action, game.match), "undoable" if action.type != "undo" else "logged")
+    logged = describe(action, game.match)
+    if request.headers.get("X-Table-Fetch"):
+        # The page's script swaps the table in place: the fresh table at once, without the
+        # redirect's second round trip (a plain form post still gets the redirect).
+        return render_table(
+            _load(game_id), logged=logged if action.type != "undo" else None, flash_text=logged
+        )
+    flash(logged, "undoable" if action.type != "undo" else "logged")
     return redirect(url_for("table.show", game_id=game_id), code=303)
 
 
@@ -256,6 +263,8 @@ def render_table(
     notice: str | None = None,
     status: int = 200,
     unlock: bool = False,
+    logged: str | None = None,
+    flash_text: str | None = None,
 ):
     match = game.match
     config = match.config
@@ -384,7 +393,10 @@ def render_table(
         lit=lit,
         nowhere=nowhere,
         started=bool(on_table) or selected is not None or config.game == "mexican-train",
-        undoable=[m for c, m in get_flashed_messages(with_categories=True) if c == "undoable"],
+        undoable=[logged]
+        if logged
+        else [m for c, m in get_flashed_messages(with_categories=True) if c == "undoable"],
+        flash_text=flash_text,
         answer=answer,
         ask_key=ask_key,
         picker=picker,
