@@ -30,6 +30,22 @@ _ID_PATTERN = re.compile(r"\s*\(`?[a-z]{2}\.\*`?\)")
 _BACKTICK = re.compile(r"`")
 
 
+# Sources named inside a sentence, by language: said without their numbers.
+_SOURCE_WORDS = [
+    (re.compile(r"\bthe seeds? 00\d table"), "a common table rule"),
+    (re.compile(r"\bThe seed says\b"), "The usual rule is"),
+    (re.compile(r"\bseeds? 00\d(?:[/, ]+00\d)*'s\b"), "one source's"),
+    (re.compile(r"\bseeds? 00\d(?:[/, ]+00\d)*"), "one source"),
+    (re.compile(r"\ba 00\d forrás asztalánál"), "egyes asztaloknál"),
+    (re.compile(r"\b[Aa] 00\d forrás"), "egy forrás"),
+    (re.compile(r"\b00\d(?:[/, ]+00\d)* forrás"), "egy forrás"),
+    (re.compile(r"सीड 00\d की टेबल में"), "कुछ टेबलों में"),
+    (re.compile(r"सीड 00\d(?:[/, ]+00\d)*"), "एक स्रोत"),
+    (re.compile(r"ਸੀਡ 00\d ਦੇ ਮੇਜ਼ ਵਿੱਚ"), "ਕੁਝ ਮੇਜ਼ਾਂ ਵਿੱਚ"),
+    (re.compile(r"ਸੀਡ 00\d(?:[/, ]+00\d)*"), "ਇੱਕ ਸਰੋਤ"),
+]
+
+
 def plain(text: str) -> str:
     """A rule text or heading as players read it: no sources, no markup."""
     text = _SOURCE_IN_BRACKETS.sub("", text)
@@ -37,6 +53,8 @@ def plain(text: str) -> str:
     parts = text.split(" — ")
     text = " — ".join(part for part in parts if not re.search(r"\b00\d\b", part)) or parts[0]
     text = _SOURCE_AFTER_DASH.sub("", text)
+    for pattern, words_ in _SOURCE_WORDS:
+        text = pattern.sub(words_, text)
     return _BACKTICK.sub("", text).strip()
 
 

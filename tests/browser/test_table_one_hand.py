@@ -108,7 +108,7 @@ def test_chicken_foot_round_with_one_hand(device, live_app):
     size, page = device
     game_id = create(page, {"game": "chicken-foot", "set": 9, "players": PLAYERS})
     spinner = Tile(9, 9)
-    hands, boneyard, rng = deal(3, 9, 7, holder_of=spinner)
+    hands, boneyard, rng = deal(1, 9, 7, holder_of=spinner)
     player = TablePlayer(page, hands, boneyard, rng, first={"Ana": str(spinner)})
     page.goto(f"/games/{game_id}/table")
     # before the first play there is no empty table panel: the reminder says what to do
