@@ -189,7 +189,7 @@ def kozel_round(
 
 def bench_kozel(seconds: float, seed: int = 1) -> dict[str, float]:
     rng = random.Random(seed)
-    state = {"round": 0, "leader": None}
+    state: dict[str, Any] = {"round": 0, "leader": None}
 
     def one() -> int:
         number = state["round"] % 5 + 1  # a game of five rounds, then a fresh game
@@ -217,11 +217,11 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
             log.append(action)
             engine_apply(self, action)
 
-        KozelRound.apply = recording
+        KozelRound.apply = recording  # type: ignore[method-assign]
         try:
             outcome, _ = kozel_round(rng, number, leader)
         finally:
-            KozelRound.apply = engine_apply
+            KozelRound.apply = engine_apply  # type: ignore[method-assign]
         setup = Kozel.round_setup(number, KOZEL_PLAYERS, 6, KozelOptions(), [])
         recorded.append((replace(setup, starter=leader) if number > 1 else setup, log))
         leader = outcome.player
@@ -245,10 +245,10 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
     }
 
 
-def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
+def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, Any] | None:
     """Random full games of the PyPI ``dominoes`` library (4 players, double-six)."""
     try:
-        import dominoes
+        import dominoes  # type: ignore[import-untyped]
     except ImportError:
         return None
     random.seed(seed)  # the library deals and chooses with the module-level random
@@ -297,6 +297,7 @@ class MexicanTrainHands:
         """The first tile of the hand that the engine accepts (``is_legal``) on a train
         whose open end it matches, else a draw when the engine allows one, else a pass."""
         player = engine.turn()
+        assert player is not None
         ends = self.open.items()
         for tile in self.hands[player]:
             for key, value in ends:
@@ -311,7 +312,9 @@ class MexicanTrainHands:
 
     def took(self, action: Action) -> None:
         """Book an accepted action in the hidden hands and the table."""
+        assert action.player is not None
         if action.type == "play":
+            assert action.tile is not None and action.train is not None
             self.hands[action.player].remove(action.tile)
             self.open[action.train] = action.tile.other(self.open[action.train])
         elif action.type == "draw":
@@ -365,6 +368,7 @@ class GameDriver:
 
     def _deal(self) -> MexicanTrainHands:
         match = self.match
+        assert match.engine is not None
         return MexicanTrainHands(self.rng, match.setup, match.players, match.engine.targets())
 
     def next_change(self) -> tuple[str, dict[str, Any]] | None:
@@ -372,6 +376,7 @@ class GameDriver:
         if match.finished:
             return None
         if match.round_status() == "playing":
+            assert isinstance(match.engine, MexicanTrainRound)
             return "action", self.hidden.next_action(match.engine).to_json()
         return "hands", {"round": match.number, "hands": self.hidden.left()}
 
@@ -420,12 +425,12 @@ def make_bench_app(database: str):
 
         return inner(environ, respond)
 
-    app.wsgi_app = timed
+    app.wsgi_app = timed  # type: ignore[method-assign]
     return app
 
 
 def serve_main(database: str, port: int, threads: int) -> None:
-    from waitress import serve
+    from waitress import serve  # type: ignore[import-untyped]
 
     if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
         _what_if_sync_full()
@@ -451,7 +456,7 @@ def _what_if_sync_full() -> None:
         original(self, *args, **kwargs)
         self.db.execute("PRAGMA synchronous=FULL")
 
-    store_module.Store.__init__ = patched
+    store_module.Store.__init__ = patched  # type: ignore[method-assign]
 
 
 def free_port() -> int:
@@ -479,7 +484,7 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("bench server died: " + self.process.stderr.read().decode()[-2000:])
+                raise RuntimeError("bench server died: " + self._stderr()[-2000:])
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
@@ -487,6 +492,9 @@ class Server:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError("bench server did not start")
+
+    def _stderr(self) -> str:
+        return self.process.stderr.read().decode() if self.process.stderr else ""
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -563,7 +571,10 @@ def bench_play_vs_bare(server: Server, plays: int, seed: int = 2) -> dict[str, f
     rng = random.Random(seed)
     for _ in range(20):  # warm both paths up
         client.post(BARE_PATH, {"type": "play"})
-    play_trip, play_server, bare_trip, bare_server = [], [], [], []
+    play_trip: list[float] = []
+    play_server: list[float] = []
+    bare_trip: list[float] = []
+    bare_server: list[float] = []
     driver = GameDriver(rng, client.create_game())
     while len(play_server) < plays:
         result = client.step(driver)
@@ -620,7 +631,9 @@ def bench_late_vs_early(
             if len(times[name]) >= plays:
                 continue
             driver = late if name == "late" else early
-            kind, _, trip, took = client.step(driver)
+            step = client.step(driver)
+            assert step is not None
+            kind, _, trip, took = step
             if kind != "play":
                 continue
             times[name].append(took)
@@ -652,7 +665,7 @@ def bench_late_vs_early(
 
 def bench_load(
     server: Server, clients: int, seconds: float, rate: float = 1.0, seed: int = 4
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """``clients`` threads, each with its own game and connection, each logging one change
     per 1/``rate`` s at a random phase, for ``seconds``; every change is a legal one."""
     latencies: list[float] = []
@@ -688,6 +701,7 @@ def bench_load(
             if change is None:
                 driver = GameDriver(rng, client.create_game())
                 change = driver.next_change()
+            assert change is not None
             kind, payload = change
             path, body = driver.request(kind, payload)
             started = time.perf_counter()
@@ -834,7 +848,7 @@ def profile_plays(changes: int = 400, seed: int = 6) -> str:
         rng = random.Random(seed)
         driver = GameDriver(rng, client.post("/api/games", json=MT_GAME).get_json()["id"])
         try:
-            from pyinstrument import Profiler
+            from pyinstrument import Profiler  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             Profiler = None
         if Profiler is not None:
@@ -1070,7 +1084,7 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    figures = {
+    figures: dict[str, Any] = {
         "engine_kozel_vs_dominoes": round(ratio, 3) if ratio is not None else None,
         "engine_mt_rounds_per_s": round(mt["per_s"], 1),
         "play_vs_bare_flask": round(bare["ratio"], 3),

@@ -15,7 +15,10 @@ from typing import Any
 
 from referee.rules import GAMES
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
+    EndReason,
+    GameResult,
     GameRules,
     Phrase,
     RoundEnd,
@@ -33,9 +36,8 @@ from referee.tiles import Tile, TileError, full_set
 
 MODES = ("referee", "scores")
 NAME_MAX = 40
-PLAYERS_MAX = 30
+PLAYERS_MAX = PLAYERS_MOST
 END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
-STANDING_KEYS = ("remembered", "pot", "goats", "rating", "left")
 
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -197,6 +199,7 @@ class Match:
         record = self.current_record()
         engine = self.engine if self.referee else None
         status = self.round_status()
+        outcome = engine.outcome() if engine else None
         round_state: dict[str, Any] = {
             "number": self.number,
             "double": str(self.setup.double) if self.setup and self.setup.double else None,
@@ -204,33 +207,58 @@ class Match:
             "turn": engine.turn() if engine and status == "playing" else None,
             "boneyard": engine.boneyard() if engine else None,
             "hands": engine.hand_sizes() if engine else None,
-            "end": (
-                record.end.to_json()
-                if record
-                else engine.outcome().to_json()
-                if engine and engine.outcome()
-                else None
-            ),
+            "end": record.end.to_json() if record else outcome.to_json() if outcome else None,
         }
         if engine:
             round_state.update(engine.extra_state())
             round_state["reminders"] = engine.reminders() if status == "playing" else []
+        standing = self.standing
         data: dict[str, Any] = {
             **config.to_json(),
             "status": "finished" if self.finished else "playing",
             "round": round_state,
             "rounds": [r.to_json() for r in self.rounds],
-            "totals": dict(self.standing.totals),
-            "winners": list(self.standing.winners),
+            "totals": dict(standing.totals),
+            "winners": list(standing.winners),
             "round_count": self.round_count(),
             "rules_in_force": self.rules.rules_in_force(config.options),
         }
-        if self.standing.extra.get("tie_break"):
-            data["tie_break"] = self.standing.extra["tie_break"]
-        for key in STANDING_KEYS:
-            if key in self.standing.extra:
-                data[key] = self.standing.extra[key]
+        result, book = standing.result, standing.kozel
+        if result is not None and result.tie_break:
+            data["tie_break"] = result.tie_break
+        if book is not None:
+            data["remembered"] = dict(book.remembered)
+            data["pot"] = book.pot
+            if book.teams:
+                data["teams"] = [team.to_json() for team in book.teams]
+                points = {row["number"]: row["team_points"] for row in book.ledger if "team_points" in row}
+                for entry in data["rounds"]:
+                    if entry["number"] in points:
+                        entry["team_points"] = list(points[entry["number"]])
+            if result is not None:
+                data["goats"] = list(result.goats)
+                data["rating"] = dict(result.rating)
+                if result.left is not None:
+                    data["left"] = result.left
         return data
+
+    @property
+    def result(self) -> GameResult | None:
+        """The finished game's result (winners, places, goats, rating…), else ``None``."""
+        return self.standing.result
+
+    def leaders(self) -> list[str]:
+        """Who leads so far (``[]`` when no one does), as the game's rules read the totals."""
+        if not self.rounds:
+            return []
+        return self.rules.leaders(self.standing)
+
+    def has_round(self, number: int) -> bool:
+        """Whether ``number`` is a round of this game that hands can be shown or entered for:
+        a booked round, or the current one while the game is not finished."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            return False
+        return self.finished is False or any(r.number == number for r in self.rounds)
 
     # ----- changes -------------------------------------------------------------------------
 
@@ -253,7 +281,7 @@ class Match:
         if player != action.player:
             action = action._replace(player=player)
         if action.type == "leave":
-            self._leave(action.player)
+            self._leave(player)
             return
         if self.finished:
             raise refuse(None, "This game is finished: nothing more can be played.")
@@ -269,7 +297,7 @@ class Match:
                     tile=tile,
                     highest=self.config.highest,
                 )
-        if self.round_status() != "playing":
+        if self.round_status() != "playing" or self.engine is None:
             outcome = self.engine.outcome() if self.engine else None
             raise refuse(
                 END_RULE[self.config.game] if outcome else None,
@@ -294,6 +322,7 @@ class Match:
         if not self.history or self.current_record() is not None or self.finished:
             raise refuse(None, "Nothing to undo: this round has no logged action yet.")
         self.history.pop()
+        assert self.setup is not None  # every round is set up when it starts
         engine = self.rules.Round(self.setup)
         for action in self.history:
             engine.apply(action)
@@ -474,30 +503,22 @@ class Match:
         """How the round ended: what the referee saw, else what the hands say."""
         if previous is not None and previous.end.reason in ("domino", "blocked", "fish") and self.referee:
             return previous.end
-        if (
-            previous is None
-            and self.referee
-            and number == self.number
-            and self.engine
-            and self.engine.outcome()
-        ):
-            return self.engine.outcome()
+        seen = self.engine.outcome() if self.engine else None
+        if previous is None and self.referee and number == self.number and seen is not None:
+            return seen
         if self.config.game == "kozel" and not self.referee:
-            return RoundEnd("domino", empty) if empty else RoundEnd("fish", None)
-        return RoundEnd("table", empty)
+            return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
+        return RoundEnd(EndReason.TABLE, empty)
 
     def _after_booking(self) -> None:
         self.standing = self._compute_standing()
         if self.finished:
-            self.number = max((r.number for r in self._booked()), default=self.number)
+            self.number = max((r.number for r in self.rounds), default=self.number)
             return
         next_number = max((r.number for r in self.rounds), default=0) + 1
         if next_number != self.number or self.setup is None:
             self.number = next_number
             self._start_round()
-
-    def _booked(self) -> list[RoundRecord]:
-        return self.rounds
 
     def _compute_standing(self) -> Standing:
         config = self.config
@@ -510,8 +531,3 @@ class Match:
         )
         self.history = []
         self.engine = self.rules.Round(self.setup) if self.referee else None
-
-
-def game_config_from_state(data: Mapping[str, Any]) -> GameConfig:
-    """Rebuild a config from its stored JSON (the create event)."""
-    return GameConfig.from_json(data)

@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import socket
 
 from waitress import serve
 
+from referee.network import lan_address
 from referee.web import create_app
-
-
-def lan_address() -> str:
-    """The address other devices on the Wi-Fi reach this machine at (no packet is sent)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET: only picks the outgoing interface
-        return probe.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -30,7 +30,7 @@ from sqlite_utils.migrations import Migrations
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
 
-SNAPSHOT_FORMAT = 2  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 3  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 
 
@@ -365,6 +365,11 @@ class Store:
         if not rows:
             raise GameNotFound(game_id)
         return rows[0]
+
+    def version_of(self, game_id: str) -> int | None:
+        """The game's version (it grows with every change), or None when there is no such game."""
+        row = self.db.execute("select version from games where id = ?", [game_id]).fetchone()
+        return int(row[0]) if row else None
 
     def load(self, game_id: str) -> StoredGame:
         with self.read():

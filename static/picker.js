@@ -46,12 +46,13 @@
     return bad ? { kind: "bad", tiles: tiles } : { kind: "tiles", tiles: tiles };
   }
 
-  function pips(tiles, zeroAlone, zeroBeside) {
+  // A hand's points: the sum of each tile's value as the server gives it (the game's own
+  // hand scoring: data-points beside other tiles, data-points-alone as the only tile).
+  function pips(tiles, values) {
     var sum = 0;
     tiles.forEach(function (t) {
-      var h = t.split("-");
-      if (t === "0-0") sum += tiles.length === 1 ? zeroAlone : zeroBeside;
-      else sum += (+h[0]) + (+h[1]);
+      var v = values[t];
+      if (v) sum += tiles.length === 1 ? v.alone : v.beside;
     });
     return sum;
   }
@@ -64,7 +65,10 @@
     form.classList.add("has-picker");
     var buttons = Array.prototype.slice.call(picker.querySelectorAll("button[data-tile]"));
     var max = +(picker.dataset.max || 0);
-    var zeroAlone = +(form.dataset.zeroAlone || 0), zeroBeside = +(form.dataset.zeroBeside || 0);
+    var values = {};
+    buttons.forEach(function (b) {
+      if (b.dataset.points !== undefined) values[b.dataset.tile] = { beside: +b.dataset.points, alone: +b.dataset.pointsAlone };
+    });
     var label = picker.querySelector(".picker-label");
     var status = picker.querySelector(".picker-status");
     // The first hand still to enter (the player who went out is filled in already).
@@ -117,7 +121,7 @@
         if (p.kind === "points") out.textContent = say("points", { n: p.points });
         else if (p.kind === "tiles" && !p.tiles.length) out.textContent = say("out", {});
         else if (p.kind === "tiles") {
-          var sum = { n: p.tiles.length, size: size, points: pips(p.tiles, zeroAlone, zeroBeside) };
+          var sum = { n: p.tiles.length, size: size, points: pips(p.tiles, values) };
           out.textContent = say(size ? "tiles_of" : p.tiles.length === 1 ? "tile" : "tiles", sum);
         }
         else if (p.kind === "bad") out.textContent = say("bad", {});

@@ -23,6 +23,7 @@ from flask_wtf.csrf import CSRFError
 from referee.match import Match
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_by_id
+from referee.rules.chicken_foot import TOES_PER_FOOT
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, TileError
 from referee.web import get_store
@@ -223,12 +224,6 @@ def _parse_tile(text: str | None, highest: int) -> Tile | None:
     return tile if tile.in_set(highest) else None
 
 
-def _place_action(game: str, player: str | None, tile: Tile, place: Any) -> Action:
-    if game == "mexican-train":
-        return Action("play", player, tile, train=place)
-    return Action("play", player, tile, on=place)
-
-
 def place_key(place: Any) -> str:
     """A place as the form sends it: a train key, a tile's text or ``centre``."""
     if place is None:
@@ -287,11 +282,12 @@ def render_table(
 
     # Where the selected tile may go (lit places), and the "can I play this?" answer.
     targets = engine.targets() if playing else []
-
-    def places_of(t: Tile) -> list[str]:
-        if not actor:
-            return []
-        return [place_key(p) for p in targets if engine.is_legal(_place_action(config.game, actor, t, p))]
+    # Every legal play of the player (the core's query), as the places of each tile.
+    places_by_tile: dict[Tile, list[str]] = {}
+    if playing and actor:
+        for play in engine.legal_plays(actor):
+            place = play.train if config.game == "mexican-train" else play.on
+            places_by_tile.setdefault(play.tile, []).append(place_key(place))
 
     def refusal_of(error: RuleViolation | BadRequest) -> Refusal:
         return Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game)
@@ -299,13 +295,13 @@ def render_table(
     lit: set[str] = set()
     nowhere: list[Refusal] = []
     if playing and selected is not None and actor:
-        lit = set(places_of(selected))
+        lit = {place_key(p) for p in engine.places_for(actor, selected)}
         if not lit:
             # "Fits nowhere": the engine's reason at each place, one per rule.
             seen: set[str | None] = set()
             for p in targets:
                 try:
-                    engine.check(_place_action(config.game, actor, selected, p))
+                    engine.check(engine.play_at(actor, selected, p))
                 except (RuleViolation, BadRequest) as error:
                     reason = refusal_of(error)
                     if reason.rule not in seen:
@@ -315,7 +311,7 @@ def render_table(
     if playing and selected is not None and actor and ask_key:
         place = _place_from_key(config.game, ask_key, engine)
         try:
-            engine.check(_place_action(config.game, actor, selected, place))
+            engine.check(engine.play_at(actor, selected, place))
         except (RuleViolation, BadRequest) as error:
             answer = {"ok": False, "place": ask_key, "refusal": refusal_of(error)}
         else:
@@ -331,7 +327,7 @@ def render_table(
                 t = Tile(low, high)
                 if t in on_table:
                     continue
-                places = places_of(t)
+                places = places_by_tile.get(t, [])
                 row.append(
                     {
                         "text": str(t),
@@ -500,7 +496,7 @@ def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
             }
             if "toes" in entry:
                 item["toes"] = [branch(toe) for toe in entry["toes"]]
-                item["missing"] = max(0, 3 - len(entry["toes"]))
+                item["missing"] = max(0, TOES_PER_FOOT - len(entry["toes"]))
             out.append(item)
         return out
 

@@ -583,7 +583,7 @@ def book(rounds, players=SEED, left=None, **options):
 
 def shown(standing, name):
     """What kz.score.display shows: the open account, or "+n" remembered."""
-    last = standing.extra["ledger"][-1]["players"][name]
+    last = list(standing.kozel.ledger)[-1]["players"][name]
     return last["after"] if last["open"] else f"+{last['after']}"
 
 
@@ -596,13 +596,13 @@ SEED_BEFORE = [
 
 def test_seed_went_out_example():
     before = book(SEED_BEFORE)
-    assert before.extra["remembered"] == {"Masha": 19, "Alex": 0, "Olya": 7, "Serg": 4}
+    assert dict(before.kozel.remembered) == {"Masha": 19, "Alex": 0, "Olya": 7, "Serg": 4}
     assert before.totals == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
     standing = book(SEED_BEFORE + [went_out(3, "Masha", Alex=3, Olya=13, Serg=5)])
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 20, "Serg": 0}
-    assert standing.extra["remembered"] == {"Masha": 0, "Alex": 3, "Olya": 0, "Serg": 9}
+    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 3, "Olya": 0, "Serg": 9}
     assert [shown(standing, name) for name in SEED] == ["+0", "+3", 20, "+9"]
-    row = standing.extra["ledger"][-1]
+    row = list(standing.kozel.ledger)[-1]
     assert row["number"] == 3 and row["fish"] is False and row["pot"] == 0
     assert row["players"]["Masha"] == {
         "before": 19,
@@ -623,7 +623,7 @@ def test_seed_went_out_example():
         "took_pot": False,
     }
     assert standing.finished is False
-    assert set(standing.extra) == {"remembered", "pot", "ledger"}
+    assert standing.result is None and standing.kozel is not None
 
 
 def test_an_open_account_books_every_score_and_ignores_going_out():
@@ -634,23 +634,23 @@ def test_an_open_account_books_every_score_and_ignores_going_out():
     ]
     standing = book(rounds)
     assert standing.totals["Masha"] == 22
-    assert standing.extra["remembered"]["Masha"] == 0
-    assert [row["players"]["Masha"]["after"] for row in standing.extra["ledger"]] == [20, 22, 22]
+    assert dict(standing.kozel.remembered)["Masha"] == 0
+    assert [row["players"]["Masha"]["after"] for row in list(standing.kozel.ledger)] == [20, 22, 22]
 
 
 def test_fish_for_all_books_every_hand_and_resets_nobody():
     standing = book(SEED_BEFORE + [fish(3, "Olya", Masha=2, Alex=3, Olya=13, Serg=5)])
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 20, "Serg": 0}
-    assert standing.extra["remembered"] == {"Masha": 21, "Alex": 3, "Olya": 0, "Serg": 9}
-    assert standing.extra["ledger"][-1]["fish"] is True
+    assert dict(standing.kozel.remembered) == {"Masha": 21, "Alex": 3, "Olya": 0, "Serg": 9}
+    assert list(standing.kozel.ledger)[-1]["fish"] is True
 
 
 def test_seed_fish_to_one_example():
     rounds = [went_out(1, "Alex", Masha=2, Olya=7, Serg=4), fish(2, "Alex", Masha=2, Alex=3, Olya=13, Serg=5)]
     standing = book(rounds, fish="one")
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 30, "Serg": 0}
-    assert standing.extra["remembered"] == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
-    row = standing.extra["ledger"][-1]["players"]
+    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
+    row = list(standing.kozel.ledger)[-1]["players"]
     assert row["Olya"]["points"] == 23 and row["Olya"]["hand"] == 13 and row["Olya"]["after"] == 30
     assert row["Masha"]["points"] == 0 and row["Masha"]["before"] == 2 and row["Masha"]["after"] == 0
 
@@ -658,39 +658,39 @@ def test_seed_fish_to_one_example():
 def test_fish_to_one_of_twelve_or_less_is_remembered():
     standing = book([fish(1, "Ana", Ana=2, Ben=3, Caro=6)], players=THREE, fish="one")
     assert standing.totals == {"Ana": 0, "Ben": 0, "Caro": 0}
-    assert standing.extra["remembered"] == {"Ana": 0, "Ben": 0, "Caro": 11}
+    assert dict(standing.kozel.remembered) == {"Ana": 0, "Ben": 0, "Caro": 11}
 
 
 def test_seed_pot_of_35_waits_for_a_single_highest_score():
     tie = fish(1, "Masha", Masha=3, Alex=14, Olya=14, Serg=4)
     standing = book([went_out(0, "Serg", Masha=5, Alex=2, Olya=1), tie], fish="one")
-    assert standing.extra["pot"] == 35
+    assert standing.kozel.pot == 35
     assert standing.totals == {name: 0 for name in SEED}
-    assert standing.extra["remembered"] == {"Masha": 5, "Alex": 2, "Olya": 1, "Serg": 0}  # no one books
-    assert standing.extra["ledger"][-1]["pot"] == 35
-    assert standing.extra["ledger"][-1]["players"]["Alex"]["points"] == 0
+    assert dict(standing.kozel.remembered) == {"Masha": 5, "Alex": 2, "Olya": 1, "Serg": 0}  # no one books
+    assert list(standing.kozel.ledger)[-1]["pot"] == 35
+    assert list(standing.kozel.ledger)[-1]["players"]["Alex"]["points"] == 0
 
     # A went-out round with a tie for the highest score: the pot waits, the round is booked.
     waits = went_out(2, "Masha", Alex=6, Olya=6, Serg=2)
     standing = book([tie, waits], fish="one")
-    assert standing.extra["pot"] == 35
-    assert standing.extra["remembered"] == {"Masha": 0, "Alex": 6, "Olya": 6, "Serg": 2}
+    assert standing.kozel.pot == 35
+    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 6, "Olya": 6, "Serg": 2}
 
     # Another tied fish adds to the pot.
     standing = book([tie, fish(2, "Serg", Masha=5, Alex=5, Olya=1, Serg=2)], fish="one")
-    assert standing.extra["pot"] == 48
+    assert standing.kozel.pot == 48
 
     # The next single highest score takes the pot, however the round ended.
     standing = book([tie, waits, went_out(3, "Alex", Masha=4, Olya=9, Serg=2)], fish="one")
-    assert standing.extra["pot"] == 0
+    assert standing.kozel.pot == 0
     assert standing.totals["Olya"] == 6 + 9 + 35
-    row = standing.extra["ledger"][-1]["players"]
+    row = list(standing.kozel.ledger)[-1]["players"]
     assert row["Olya"]["took_pot"] is True and row["Olya"]["points"] == 44
     assert row["Masha"]["took_pot"] is False
 
     standing = book([tie, fish(2, "Alex", Masha=4, Alex=20, Olya=3, Serg=1)], fish="one")
     assert standing.totals["Alex"] == 28 + 35
-    assert standing.extra["pot"] == 0
+    assert standing.kozel.pot == 0
 
 
 def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
@@ -701,39 +701,39 @@ def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
     standing = book(rounds)
     assert standing.totals == {"Masha": 26, "Alex": 101, "Olya": 32, "Serg": 17}
     assert standing.finished is True
-    assert standing.extra["goats"] == ["Alex"]
-    assert standing.extra["rating"] == {"Masha": 7, "Olya": 7, "Serg": 8}  # 7.4, 6.8, 8.3
-    assert set(standing.extra) == {"remembered", "pot", "ledger", "goats", "rating"}
+    assert list(standing.result.goats) == ["Alex"]
+    assert dict(standing.result.rating) == {"Masha": 7, "Olya": 7, "Serg": 8}  # 7.4, 6.8, 8.3
+    assert standing.result.left is None and standing.result.placings[-1] == ("Alex",)
     later = book(rounds + [went_out(3, "Masha", Alex=5, Olya=40, Serg=3)])
     assert later.totals == standing.totals
-    assert len(later.extra["ledger"]) == 2
+    assert len(list(later.kozel.ledger)) == 2
 
 
 def test_seed_rating_masha_25_gets_8():
     standing = book([fish(1, "Alex", Masha=25, Alex=120, Olya=75, Serg=99)])
-    assert standing.extra["goats"] == ["Alex"]
-    assert standing.extra["rating"] == {"Masha": 8, "Olya": 3, "Serg": 1}  # 7.5, 2.5, 0.1
+    assert list(standing.result.goats) == ["Alex"]
+    assert dict(standing.result.rating) == {"Masha": 8, "Olya": 3, "Serg": 1}  # 7.5, 2.5, 0.1
 
 
 def test_several_reach_lose_at_the_highest_is_the_goat_ties_are_all_goats():
     one = book([fish(1, None, Masha=104, Alex=120, Olya=20, Serg=13)])
-    assert one.extra["goats"] == ["Alex"]
-    assert one.extra["rating"] == {"Masha": 1, "Olya": 8, "Serg": 9}
+    assert list(one.result.goats) == ["Alex"]
+    assert dict(one.result.rating) == {"Masha": 1, "Olya": 8, "Serg": 9}
     both = book([fish(1, None, Masha=120, Alex=120, Olya=20, Serg=13)])
-    assert both.extra["goats"] == ["Masha", "Alex"]
-    assert set(both.extra["rating"]) == {"Olya", "Serg"}
+    assert list(both.result.goats) == ["Masha", "Alex"]
+    assert set(dict(both.result.rating)) == {"Olya", "Serg"}
 
 
 def test_remembered_points_do_not_make_a_goat():
     rounds = [went_out(n, "Serg", Masha=12, Alex=1, Olya=1) for n in range(1, 10)]
     standing = book(rounds, lose_at=101)
-    assert standing.extra["remembered"]["Masha"] == 108
+    assert dict(standing.kozel.remembered)["Masha"] == 108
     assert standing.totals["Masha"] == 0 and standing.finished is False
 
 
 def test_lose_at_option():
     standing = book([fish(1, None, Masha=30, Alex=13, Olya=1, Serg=2)], lose_at=30)
-    assert standing.finished and standing.extra["goats"] == ["Masha"]
+    assert standing.finished and list(standing.result.goats) == ["Masha"]
 
 
 def test_seed_leave_example():
@@ -741,15 +741,15 @@ def test_seed_leave_example():
         [fish(1, None, Masha=30, Alex=32, Olya=13)], players=("Masha", "Alex", "Olya"), left="Alex"
     )
     assert standing.finished is True
-    assert standing.extra["goats"] == [] and standing.extra["left"] == "Alex"
-    assert standing.extra["rating"] == {"Masha": 1, "Olya": 2}
-    assert set(standing.extra) == {"remembered", "pot", "ledger", "goats", "rating", "left"}
+    assert list(standing.result.goats) == [] and standing.result.left == "Alex"
+    assert dict(standing.result.rating) == {"Masha": 1, "Olya": 2}
+    assert standing.result.placings[-1] == ("Alex",)  # the leaver is last
 
 
 def test_a_leave_before_any_round_gives_everyone_else_one():
     standing = book([], left="Serg")
-    assert standing.extra["rating"] == {"Masha": 1, "Alex": 1, "Olya": 1}
-    assert standing.extra["ledger"] == []
+    assert dict(standing.result.rating) == {"Masha": 1, "Alex": 1, "Olya": 1}
+    assert list(standing.kozel.ledger) == []
 
 
 @pytest.mark.parametrize(
@@ -780,8 +780,8 @@ def test_half_up_is_not_bankers_rounding():
 def test_went_out_is_read_from_the_hands_entered():
     record = RoundRecord(1, None, {"Ana": 0, "Ben": 9}, RoundEnd("table", None), hands={"Ana": [], "Ben": 9})
     after = book([went_out(0, "Ben", Ana=12), record], players=TWO)
-    assert after.extra["remembered"] == {"Ana": 0, "Ben": 9}
-    assert after.extra["ledger"][-1]["fish"] is False
+    assert dict(after.kozel.remembered) == {"Ana": 0, "Ben": 9}
+    assert list(after.kozel.ledger)[-1]["fish"] is False
 
 
 # ----- Hypothesis: the booking's invariants --------------------------------------------------
@@ -811,37 +811,37 @@ def test_booking_invariants(game):
     assert previous.totals == {name: 0 for name in players}
     for count in range(1, len(rounds) + 1):
         standing = book_game(players, options, rounds[:count])
-        ledger = standing.extra["ledger"]
+        ledger = list(standing.kozel.ledger)
         if previous.finished:
-            assert standing.totals == previous.totals and ledger == previous.extra["ledger"]
+            assert standing.totals == previous.totals and ledger == list(previous.kozel.ledger)
             continue
         assert len(ledger) == count
         for name in players:
             assert standing.totals[name] >= previous.totals[name]
-            assert 0 <= standing.extra["remembered"][name] <= 12 * count
+            assert 0 <= dict(standing.kozel.remembered)[name] <= 12 * count
             row = ledger[-1]["players"][name]
             assert row["open"] is (standing.totals[name] > 0)
             if row["open"]:
                 assert row["remembered"] == 0 and row["after"] == standing.totals[name]
             else:
-                assert row["after"] == row["remembered"] == standing.extra["remembered"][name]
+                assert row["after"] == row["remembered"] == dict(standing.kozel.remembered)[name]
                 assert standing.totals[name] == 0
             if count > 1:
                 assert row["before"] == ledger[-2]["players"][name]["after"]
         if options.fish == "all":
-            assert standing.extra["pot"] == 0
+            assert standing.kozel.pot == 0
         reached = [name for name in players if standing.totals[name] >= options.lose_at]
         assert standing.finished is bool(reached)
         if reached:
             worst = max(standing.totals.values())
-            assert standing.extra["goats"] == [n for n in players if standing.totals[n] == worst]
-            assert set(standing.extra["rating"]) == set(players) - set(standing.extra["goats"])
-            assert all(value >= 1 for value in standing.extra["rating"].values())
+            assert list(standing.result.goats) == [n for n in players if standing.totals[n] == worst]
+            assert set(dict(standing.result.rating)) == set(players) - set(list(standing.result.goats))
+            assert all(value >= 1 for value in dict(standing.result.rating).values())
         else:
-            assert "goats" not in standing.extra and "rating" not in standing.extra
+            assert standing.result is None
         previous = standing
     final = book_game(players, options, rounds, left)
     if left is not None and not previous.finished:
-        assert final.finished and final.extra["goats"] == [] and final.extra["left"] == left
-        assert set(final.extra["rating"]) == set(players) - {left}
-        assert all(value >= 1 for value in final.extra["rating"].values())
+        assert final.finished and list(final.result.goats) == [] and final.result.left == left
+        assert set(dict(final.result.rating)) == set(players) - {left}
+        assert all(value >= 1 for value in dict(final.result.rating).values())
