@@ -15,6 +15,10 @@ measured in this run (see docs/BENCHMARKS.md for what each one means and the goa
   divided by one after 5.
 - ``table_page_kb`` / ``table_page_requests``: bytes (headers and bodies) and requests of a
   first load of ``/games/<id>/table`` in Chromium; ``null`` without Chromium or Playwright.
+- ``taps_per_play`` / ``taps_per_hands_entry``: taps a person needs at the table page in
+  Chromium (1024×768) per logged play, and per player's hand at the round's end (a Mexican
+  Train round from a known deal, bench/taps.py; every tap checked to need no scrolling);
+  ``null`` without Chromium or Playwright.
 - ``load_p99_ms_30_clients`` / ``load_errors``: 30 concurrent clients, each logging an
   action per second (its own game) for 30 s (5 s with ``--quick``).
 
@@ -953,6 +957,50 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
     }
 
 
+def bench_taps(server: Server, seed: int = 11) -> dict[str, Any] | None:
+    """Taps at the table (bench/taps.py): a Mexican Train round (double-6, two players of
+    seven tiles, a known deal) logged through the table page in Chromium at 1024×768, then
+    its hands entered by tapping tiles. ``taps_per_play``: taps per logged play (1 when the
+    tile fits one place, 2 otherwise); ``taps_per_hands_entry``: taps on the hands entry
+    (the link, each tile, save) per player's hand. Every tap is checked to need no scrolling."""
+    if not os.path.exists(CHROMIUM):
+        return None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    from bench.taps import TablePlayer
+
+    players = ["Ana", "Ben"]
+    rng = random.Random(seed)
+    tiles = [str(t) for t in full_set(6) if str(t) != "6-6"]
+    rng.shuffle(tiles)
+    hands = {p: tiles[i * 7 : (i + 1) * 7] for i, p in enumerate(players)}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=server.url)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            body = {"game": "mexican-train", "set": 6, "players": players, "options": {"hand_size": 7}}
+            game_id = page.request.post("/api/games", data=body).json()["id"]
+            page.goto(f"/games/{game_id}/table")
+            player = TablePlayer(page, hands, tiles[14:], rng)
+            taps = player.play_round()
+            player.enter_hands(players)
+            context.close()
+        finally:
+            browser.close()
+    return {
+        "plays": taps.plays,
+        "one_tap": taps.one_tap_plays,
+        "taps_per_play": taps.play_taps / taps.plays,
+        "taps_per_hands_entry": taps.hands_taps / taps.hands_entries,
+        "hands_taps": taps.hands_taps,
+        "other_taps": taps.other_taps,
+    }
+
+
 # ----- profiling -------------------------------------------------------------------------
 
 
@@ -1175,6 +1223,22 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
             rows.append(
                 Row("table page first load", "n/a", "skipped" if not sizes.page else "no Chromium/Playwright")
             )
+        taps = bench_taps(server) if sizes.page else None
+        if taps:
+            rows.append(
+                Row(
+                    "taps per logged play",
+                    f"{taps['taps_per_play']:.2f}",
+                    f"{taps['plays']} plays, {taps['one_tap']} by one tap; draws/passes {taps['other_taps']} taps",
+                )
+            )
+            rows.append(
+                Row(
+                    "taps per hands entry",
+                    f"{taps['taps_per_hands_entry']:.2f}",
+                    f"{taps['hands_taps']} taps for the round's hands (link, tiles, save)",
+                )
+            )
         load = bench_load(server, sizes.load_clients, sizes.load_seconds)
         rows.append(
             Row(
@@ -1196,6 +1260,8 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         "late_vs_early": round(late["ratio"], 3),
         "table_page_kb": round(page["kb"], 1) if page else None,
         "table_page_requests": page["requests"] if page else None,
+        "taps_per_play": round(taps["taps_per_play"], 2) if taps else None,
+        "taps_per_hands_entry": round(taps["taps_per_hands_entry"], 2) if taps else None,
         "load_p99_ms_30_clients": round(load["p99_ms"], 2),
         "load_errors": load["errors"],
     }
