@@ -30,7 +30,7 @@ from sqlite_utils.migrations import Migrations
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
 
-SNAPSHOT_FORMAT = 2  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 3  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 
 
@@ -160,6 +160,18 @@ def _listed(r: dict[str, Any]) -> dict[str, Any]:
         "changed": r["changed"],
         "trashed": r["trashed"],
     }
+
+
+@migrations()
+def m010_sent_hands(db: Database) -> None:
+    # Hands sent from the players' phones for the tablet to review: never booked by
+    # themselves (the person at the tablet saves the round with the usual hands entry).
+    db["sent_hands"].create(
+        {"game_id": str, "round": int, "player": str, "tiles": str, "sent": float},
+        pk=("game_id", "round", "player"),
+    )
+    db["hand_sends"].create({"game_id": str, "at": float})  # every send, for the rate limit
+    db["hand_sends"].create_index(["game_id", "at"])
 
 
 class GameNotFound(LookupError):
@@ -711,6 +723,36 @@ class Store:
         with self.write():
             self.db.execute("delete from pin_failures where at < ?", [forget_before])
             self.db.execute("insert into pin_failures (game_id, at) values (?, ?)", [game_id, at])
+
+    # ----- hands sent from the players' phones (reviewed at the tablet, never booked here) -----
+
+    def sent_since(self, game_id: str, since: float) -> int:
+        """How many hands were sent for ``game_id`` at ``since`` (epoch seconds) or later."""
+        return self.db.execute(
+            "select count(*) from hand_sends where game_id = ? and at >= ?", [game_id, since]
+        ).fetchone()[0]
+
+    def send_hand(self, game_id: str, number: int, player: str, tiles: list[str], at: float) -> None:
+        """Keep ``player``'s hand for round ``number`` (a later one replaces it); the game
+        itself is not changed. Sends older than an hour are forgotten by the rate limit."""
+        with self.write():
+            self._row(game_id)
+            self.db.execute("delete from hand_sends where at < ?", [at - 3600])
+            self.db.execute("insert into hand_sends (game_id, at) values (?, ?)", [game_id, at])
+            self.db.execute(
+                "insert or replace into sent_hands (game_id, round, player, tiles, sent) values (?, ?, ?, ?, ?)",
+                [game_id, number, player, json.dumps(tiles, ensure_ascii=False), at],
+            )
+
+    def sent_hands(self, game_id: str, number: int) -> dict[str, list[str]]:
+        """The hands sent for round ``number`` of ``game_id``, by player."""
+        return {
+            row["player"]: json.loads(row["tiles"])
+            for row in self.db.query(
+                "select player, tiles from sent_hands where game_id = ? and round = ? order by sent",
+                [game_id, number],
+            )
+        }
 
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(

@@ -2,46 +2,132 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
+    EndReason,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
     RuleViolation,
     Standing,
+    bad_request,
     face_points,
-    int_option,
-    options_from_json,
     phrase,
     refuse,
 )
+from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, GameOptions, Option
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
 
+DECLARATION = GameDeclaration(
+    key="chicken-foot",
+    prefix="cf",
+    title=phrase("Chicken Foot"),
+    sets=(9, 12, 15, 18),
+    default_set=9,
+    players=(2, PLAYERS_MOST),
+    options=(
+        Option(
+            "double_blank",
+            CHOICE,
+            50,
+            "cf.score",
+            phrase("Double-blank 0-0 counts"),
+            phrase("What a 0-0 left in a hand scores."),
+            choices=(Choice(50, phrase("50 (usual)")), Choice(25, "25"), Choice(0, "0")),
+        ),
+        Option(
+            "arms",
+            CHOICE,
+            4,
+            "cf.spinner",
+            phrase("Spinner arms"),
+            phrase("How many arms grow from the spinner."),
+            choices=(Choice(4, phrase("4 (usual)")), Choice(6, "6")),
+        ),
+        Option(
+            "hand_size",
+            RANGE,
+            7,
+            "cf.players",
+            phrase("Tiles per player"),
+            phrase("How many tiles each player is dealt."),
+            low=1,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "first_double",
+            RANGE,
+            SET_HIGHEST,
+            "cf.house.rounds",
+            phrase("First round's double (blank: the highest double)"),
+            phrase("The start double of the first round: a lower one makes a shorter game."),
+            low=0,
+            high=SET_HIGHEST,
+            house=True,
+        ),
+        Option(
+            "last_double",
+            RANGE,
+            0,
+            "cf.house.rounds",
+            phrase("Last round's double"),
+            phrase("The start double of the last round."),
+            low=0,
+            high=SET_HIGHEST,
+            house=True,
+        ),
+        Option(
+            "missing_start",
+            CHOICE,
+            "draw",
+            "cf.house.start",
+            phrase("Nobody holds the round's double"),
+            phrase("What happens when no one holds the round's double after the deal."),
+            choices=(
+                Choice("draw", phrase("Draw until someone has it (usual)")),
+                Choice("next", phrase("Start with the highest double held")),
+            ),
+            house=True,
+        ),
+        Option(
+            "double_out_penalty",
+            RANGE,
+            0,
+            "cf.house.double-out",
+            phrase("Penalty for going out on a double"),
+            phrase("A player who goes out by playing a double scores this many points instead of 0."),
+            low=0,
+            high=100,
+            house=True,
+        ),
+        Option(
+            "open_foot_penalty",
+            RANGE,
+            0,
+            "cf.house.foot",
+            phrase("Penalty for an unfinished foot"),
+            phrase("Points added at the round's end to whoever laid a double whose foot lacks toes."),
+            low=0,
+            high=100,
+            house=True,
+        ),
+    ),
+)
 
-@dataclass(frozen=True, slots=True)
-class ChickenFootOptions:
-    double_blank: int = 50
-    arms: int = 4
-    hand_size: int = 7
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> ChickenFootOptions:
-        raw = options_from_json(raw, ("double_blank", "arms", "hand_size"))
-        return cls(
-            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
-            arms=int_option(raw, "arms", 4, allowed=(4, 6)),
-            hand_size=int_option(raw, "hand_size", 7, low=1),  # too big: cf.players (422)
-        )
+class ChickenFootOptions(GameOptions):
+    """The options of a Chicken Foot game (``DECLARATION``)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"double_blank": self.double_blank, "arms": self.arms, "hand_size": self.hand_size}
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 TOES_PER_FOOT = 3
@@ -88,7 +174,7 @@ class ChickenFootRound(RoundEngine):
         super().__init__(setup)
         self.players: tuple[str, ...] = tuple(setup.players)
         self.highest: int = setup.highest
-        self.spinner: Tile = setup.double
+        self.spinner: Tile = setup.double or Tile(setup.highest, setup.highest)
         self.arm_count: int = setup.options.arms
         self.hands: dict[str, int] = {name: setup.hand_size for name in self.players}
         self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
@@ -178,7 +264,7 @@ class ChickenFootRound(RoundEngine):
             return []
         if not self.spinner_placed():
             return [None]
-        return self.open_places()
+        return list[Tile | None](self.open_places())
 
     def extra_state(self) -> dict[str, Any]:
         foot = self.restricting_foot() if self.end is None else None
@@ -293,31 +379,34 @@ class ChickenFootRound(RoundEngine):
         elif not self.spinner_placed():
             self._check_before_spinner(action)
         else:
-            self._check_turn(action.player)
+            player = self._check_turn(action.player)
             if action.type == "play":
                 self._check_play(action)
             elif action.type == "draw":
-                self._check_draw(action.player)
+                self._check_draw(player)
             elif action.type == "pass":
-                self._check_pass(action.player)
+                self._check_pass(player)
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
+        player = action.player
+        assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":
-            self.starter = action.player
+            self.starter = player
         elif action.type == "play":
-            self._lay(action.player, action.tile, action.on)
+            assert action.tile is not None  # check refuses a play without a tile
+            self._lay(player, action.tile, action.on)
         elif action.type == "draw":
             self.yard -= 1
-            self.hands[action.player] += 1
+            self.hands[player] += 1
             if self.spinner_placed():
                 self.drew_this_turn = True
         elif action.type == "pass":
             self.passes_in_a_row += 1
             if self.passes_in_a_row >= len(self.players) and self.yard == 0:
-                self.end = RoundEnd("blocked", None)
+                self.end = RoundEnd(EndReason.BLOCKED, None)
             else:
                 self._next_turn()
 
@@ -374,10 +463,11 @@ class ChickenFootRound(RoundEngine):
         else:
             raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
-    def _check_turn(self, player: str | None) -> None:
-        current = self.players[self.turn_index]
-        if player != current:
-            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=current, player=player)
+    def _check_turn(self, player: str | None) -> str:
+        current = self.turn()
+        if current is None or player != current:
+            raise self.refuse_turn(current, player)
+        return current
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
@@ -385,6 +475,8 @@ class ChickenFootRound(RoundEngine):
             raise refuse("unique", "The {tile} is already on the table.", tile=str(tile))
         if on is None:
             raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').", tile=str(tile))
+        if tile is None:
+            raise refuse("tiles", 'Say which tile is played, written like "5-12".')
         if on not in self.parent:
             raise refuse(
                 "cf.match",
@@ -492,14 +584,14 @@ class ChickenFootRound(RoundEngine):
         self.hands[player] -= 1
         self.passes_in_a_row = 0
         if self.hands[player] == 0:
-            self.end = RoundEnd("domino", player)
+            self.end = RoundEnd(EndReason.DOMINO, player)
             return
         if on is None:
             self.turn_index = self.players.index(player)
         self._next_turn()
 
     def _next_turn(self) -> None:
-        self.turn_index = (self.turn_index + 1) % len(self.players)
+        self.turn_index = ((self.turn_index or 0) + 1) % len(self.players)
         self.drew_this_turn = False
 
 
@@ -511,13 +603,19 @@ def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile
 
 
 class ChickenFoot(GameRules):
-    name = "chicken-foot"
-    prefix = "cf"
-    title = "Chicken Foot"
-    default_set = 9
-    sets = (9, 12, 15, 18)
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
+    sets = DECLARATION.sets
     Options = ChickenFootOptions
     Round = ChickenFootRound
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        if values["last_double"] > values["first_double"]:
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
@@ -585,6 +683,10 @@ class ChickenFoot(GameRules):
         left: str | None = None,
     ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
+
+    @classmethod
+    def zero_note(cls, options: ChickenFootOptions) -> tuple[str, Phrase]:
+        return "cf.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
+    EndReason,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
     Standing,
     bad_request,
-    choice_option,
     face_points,
-    int_option,
-    options_from_json,
     phrase,
     refuse,
+)
+from referee.rules.options import (
+    CHOICE,
+    FLAG,
+    RANGE,
+    SET_HIGHEST,
+    Choice,
+    GameDeclaration,
+    GameOptions,
+    Option,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -33,54 +43,184 @@ DEAL = {
 BIG_SET_HAND = 11  # double-15 / double-18 with 9–12 players (mt.deal)
 
 
-@dataclass(frozen=True, slots=True)
-class MexicanTrainOptions:
-    double_blank: int = 50
-    first_turn: str = "single"
-    doubles_order: str = "oldest"
-    hand_size: int | None = None
-    first_double: int | None = None
-    last_double: int = 0
-    tie_break: str = "share"
+DOUBLE_BLANK_CHOICES = (
+    Choice(50, phrase("50 (usual)")),
+    Choice(25, "25"),
+    Choice(0, "0"),
+)
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> MexicanTrainOptions:
-        raw = options_from_json(
-            raw,
-            (
-                "double_blank",
-                "first_turn",
-                "doubles_order",
-                "hand_size",
-                "first_double",
-                "last_double",
-                "tie_break",
+DECLARATION = GameDeclaration(
+    key="mexican-train",
+    prefix="mt",
+    title=phrase("Mexican Train"),
+    sets=(6, 9, 12, 15, 18),
+    default_set=12,
+    players=(2, PLAYERS_MOST),
+    options=(
+        Option(
+            "double_blank",
+            CHOICE,
+            50,
+            "mt.score",
+            phrase("Double-blank 0-0 counts"),
+            phrase("What a 0-0 left in a hand scores."),
+            choices=DOUBLE_BLANK_CHOICES,
+        ),
+        Option(
+            "first_turn",
+            CHOICE,
+            "single",
+            "mt.first-turn",
+            phrase("First turn"),
+            phrase("Whether the first turn is one tile or a chain on your own train."),
+            choices=(
+                Choice("single", phrase("One tile, like any turn")),
+                Choice("build", phrase("Build: lay a chain on your own train")),
             ),
-        )
-        first = int_option(raw, "first_double", highest, low=0, high=highest)
-        last = int_option(raw, "last_double", 0, low=0, high=highest)
-        if last > first:
-            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
-        return cls(
-            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)),
-            first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),
-            doubles_order=choice_option(raw, "doubles_order", "oldest", ("oldest", "newest")),
-            hand_size=int_option(raw, "hand_size", None, low=1),  # too big: mt.deal (422)
-            first_double=first,
-            last_double=last,
-            tie_break=choice_option(raw, "tie_break", "share", ("share", "chicken-foot")),
-        )
+        ),
+        Option(
+            "doubles_order",
+            CHOICE,
+            "oldest",
+            "mt.double.order",
+            phrase("Several open doubles"),
+            phrase("Which open double must be satisfied first."),
+            choices=(
+                Choice("oldest", phrase("Satisfy the oldest first")),
+                Choice("newest", phrase("Satisfy the newest first")),
+            ),
+        ),
+        Option(
+            "tie_break",
+            CHOICE,
+            "share",
+            "mt.winner",
+            phrase("Equal lowest totals"),
+            phrase("What happens when two players end with the same lowest total."),
+            choices=(
+                Choice("share", phrase("Share the win")),
+                Choice("chicken-foot", phrase("Chicken Foot tie-break")),
+            ),
+        ),
+        Option(
+            "hand_size",
+            RANGE,
+            None,
+            "mt.deal",
+            phrase("Tiles per player (blank: the usual deal)"),
+            phrase("How many tiles each player is dealt."),
+            low=1,
+        ),
+        Option(
+            "first_double",
+            RANGE,
+            SET_HIGHEST,
+            "mt.engine",
+            phrase("First round's engine (blank: the highest double)"),
+            phrase("The engine of the first round: a lower one makes a shorter game."),
+            low=0,
+            high=SET_HIGHEST,
+        ),
+        Option(
+            "last_double",
+            RANGE,
+            0,
+            "mt.engine",
+            phrase("Last round's engine"),
+            phrase("The engine of the last round."),
+            low=0,
+            high=SET_HIGHEST,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "own_train_first",
+            FLAG,
+            False,
+            "mt.house.own-first",
+            phrase("Own train first"),
+            phrase("Until your own train has a tile, you may play only on it (or on an open double)."),
+            house=True,
+        ),
+        Option(
+            "double_out",
+            CHOICE,
+            "allowed",
+            "mt.house.double-out",
+            phrase("Going out on a double"),
+            phrase("Whether the last tile of a hand may be a double."),
+            choices=(
+                Choice("allowed", phrase("Allowed")),
+                Choice("refused", phrase("Not allowed: draw or pass instead")),
+            ),
+            house=True,
+        ),
+        Option(
+            "draw",
+            CHOICE,
+            "one",
+            "mt.house.draw",
+            phrase("Drawing"),
+            phrase("How many tiles a player who cannot play draws."),
+            choices=(
+                Choice("one", phrase("Draw one tile, then pass if it does not fit")),
+                Choice("until", phrase("Draw until a tile fits")),
+            ),
+            house=True,
+        ),
+        Option(
+            "out_bonus",
+            RANGE,
+            0,
+            "mt.house.out-bonus",
+            phrase("Bonus for going out"),
+            phrase("The player who goes out scores minus this many points for the round."),
+            low=0,
+            high=50,
+            house=True,
+        ),
+        Option(
+            "marker_penalty",
+            RANGE,
+            0,
+            "mt.house.marker",
+            phrase("Marker penalty"),
+            phrase("Points added at the round's end for a marker left on your own train."),
+            low=0,
+            high=50,
+            house=True,
+        ),
+        Option(
+            "blank_half",
+            CHOICE,
+            0,
+            "mt.house.blank-half",
+            phrase("Blank halves"),
+            phrase("A blank half of a tile left in hand counts 25 (0-0 counts 50)."),
+            choices=(Choice(0, phrase("Count 0 (usual)")), Choice(25, phrase("Count 25 each"))),
+            house=True,
+        ),
+        Option(
+            "doubles_in_hand",
+            CHOICE,
+            "single",
+            "mt.house.doubles",
+            phrase("Doubles left in hand"),
+            phrase("Whether a double left in hand counts its pips or twice its pips."),
+            choices=(
+                Choice("single", phrase("Count their pips (usual)")),
+                Choice("double", phrase("Count twice their pips")),
+            ),
+            house=True,
+        ),
+    ),
+)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "double_blank": self.double_blank,
-            "first_turn": self.first_turn,
-            "doubles_order": self.doubles_order,
-            "hand_size": self.hand_size,
-            "first_double": self.first_double,
-            "last_double": self.last_double,
-            "tie_break": self.tie_break,
-        }
+
+class MexicanTrainOptions(GameOptions):
+    """The options of a Mexican Train game (``DECLARATION``)."""
+
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 def standard_hand_size(highest: int, player_count: int) -> int | None:
@@ -174,6 +314,14 @@ class MexicanTrainRound(RoundEngine):
     def targets(self) -> list[str]:
         return list(self._trains)
 
+    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
+        return Action("play", player, tile, train=place)
+
+    def may_fit(self, tile: Tile, place: Any) -> bool:
+        """mt.match: a tile joins a train only with the train's open number."""
+        train = self._trains.get(place)
+        return train is None or tile.has(train.open_end)
+
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
         return self._build and self._turn_number < len(self._players)
@@ -249,37 +397,39 @@ class MexicanTrainRound(RoundEngine):
         if action.type in ("leave", "undo"):
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
         self._check_not_over()
-        self._check_player(action.player)
+        player = self._check_player(action.player)
         if action.type == "play":
             self._check_play(action)
         elif action.type == "draw":
-            self._check_draw(action.player)
+            self._check_draw(player)
         elif action.type == "pass":
-            self._check_pass(action.player)
+            self._check_pass(player)
         elif action.type == "end":
-            self._check_end(action.player)
+            self._check_end(player)
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
+        player = self._check_player(action.player)
         if action.type == "start":
-            self._turn_index = self._players.index(action.player)
+            self._turn_index = self._players.index(player)
             return
         self._begun = True
         self._one_tile_done = None
         if action.type == "play":
-            self._apply_play(action.player, action.tile, action.train)
+            assert action.tile is not None and action.train is not None  # checked
+            self._apply_play(player, action.tile, action.train)
         elif action.type == "draw":
             self._boneyard -= 1
-            self._hands[action.player] += 1
+            self._hands[player] += 1
             self._drawn = True
         elif action.type == "pass":
-            self._trains[action.player].marker = True  # mt.marker.place
+            self._trains[player].marker = True  # mt.marker.place
             self._passes_in_a_row += 1
             self._end_turn()
             if self._passes_in_a_row >= len(self._players) and self._boneyard == 0:
-                self._outcome = RoundEnd("blocked", None)
+                self._outcome = RoundEnd(EndReason.BLOCKED, None)
         elif action.type == "end":
             self._end_turn()
 
@@ -302,9 +452,10 @@ class MexicanTrainRound(RoundEngine):
             )
         raise refuse("mt.end.blocked", "The round is over, blocked: enter the hands left.")
 
-    def _check_player(self, player: str | None) -> None:
-        if player not in self._hands:
+    def _check_player(self, player: str | None) -> str:
+        if player is None or player not in self._hands:
             raise refuse(None, "{player!r} is not playing in this game.", player=player)
+        return player
 
     def _check_turn(self, player: str, kind: str) -> None:
         on_turn = self._players[self._turn_index]
@@ -317,10 +468,10 @@ class MexicanTrainRound(RoundEngine):
                 player=player,
                 on_turn=on_turn,
             )
-        raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
+        raise self.refuse_turn(on_turn, player)
 
     def _check_play(self, action: Action) -> None:
-        player, tile, key = action.player, action.tile, action.train
+        player, tile, key = self._check_player(action.player), action.tile, action.train
         self._check_turn(player, "play")
         if tile is None:
             raise refuse("tiles", 'Say which tile is played, written like "5-12".')
@@ -510,7 +661,7 @@ class MexicanTrainRound(RoundEngine):
             self._doubles_played += 1
         if self._hands[player] == 0:
             # mt.end.domino / mt.double.last: out at once, no follow-up owed.
-            self._outcome = RoundEnd("domino", player)
+            self._outcome = RoundEnd(EndReason.DOMINO, player)
             return
         if first_turn:
             return  # the player goes on building and ends the turn with `end`
@@ -573,15 +724,26 @@ def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> li
 
 
 class MexicanTrain(GameRules):
-    name = "mexican-train"
-    prefix = "mt"
-    title = "Mexican Train"
-    default_set = 12
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
     # mt.players names the usual sets; any other set of the `tiles` rule is played when the
     # table sets a hand size the tiles suffice for.
-    sets = (6, 9, 12, 15, 18)
+    sets = DECLARATION.sets
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        if values["last_double"] > values["first_double"]:
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
+        if values["blank_half"] and raw.get("double_blank") is not None:
+            raise bad_request(
+                "With 'blank_half' 25 a 0-0 counts 50: leave 'double_blank' unset (mt.house.blank-half).",
+                field="double_blank",
+            )
 
     @classmethod
     def hand_size(cls, highest: int, player_count: int, options: MexicanTrainOptions) -> int:
@@ -631,11 +793,13 @@ class MexicanTrain(GameRules):
 
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
-        return options.first_double - options.last_double + 1
+        first = highest if options.first_double is None else options.first_double
+        return first - options.last_double + 1
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:
-        value = options.first_double - (number - 1)
+        first = highest if options.first_double is None else options.first_double
+        value = first - (number - 1)
         return Tile(value, value)
 
     @classmethod
@@ -674,8 +838,14 @@ class MexicanTrain(GameRules):
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
 
     @classmethod
+    def zero_note(cls, options: MexicanTrainOptions) -> tuple[str, Phrase]:
+        return "mt.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
+
+    @classmethod
     def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:
-        lines = [phrase("Double-blank 0-0 counts {points} (mt.score).", points=options.double_blank)]
+        lines: list[str] = [
+            phrase("Double-blank 0-0 counts {points} (mt.score).", points=options.double_blank)
+        ]
         if options.tie_break == "chicken-foot":
             lines.append(phrase("Equal lowest totals are decided by the Chicken Foot tie-break (cf.tie)."))
         else:

@@ -12,6 +12,9 @@ from copy import deepcopy
 from functools import lru_cache
 from typing import Any
 
+from referee.rules import GAMES
+from referee.rules.options import CHOICE, FLAG, Option
+
 TILE_PATTERN = r"^\s*[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}\s*$"
 TILE = {
     "type": "string",
@@ -108,26 +111,31 @@ ROUND_END = {
 }
 STRINGS = {"type": "array", "items": {"type": "string"}}
 
+
+def option_schema(option: Option, sets: tuple[int, ...]) -> dict[str, Any]:
+    """The JSON schema of a declared option (``referee.rules.options``)."""
+    schema: dict[str, Any]
+    if option.kind == FLAG:
+        schema = {"type": "boolean"}
+    elif option.kind == CHOICE:
+        schema = {"type": "integer" if option.numeric else "string", "enum": list(option.values)}
+    else:
+        schema = {"type": "integer"}
+        if option.low is not None:
+            schema["minimum"] = option.low
+        high = option.upper(max(sets))
+        if high is not None:
+            schema["maximum"] = high
+    if option.default is None:
+        schema["type"] = [schema["type"], "null"]
+    schema["description"] = f"{option.help} ({option.rule})"
+    return schema
+
+
+# Every game's options, as its rules module declares them.
 GAME_OPTIONS = {
-    "mexican-train": {
-        "double_blank": {"type": "integer", "enum": [0, 25, 50]},
-        "first_turn": {"type": "string", "enum": ["single", "build"]},
-        "doubles_order": {"type": "string", "enum": ["oldest", "newest"]},
-        "hand_size": {"type": ["integer", "null"], "minimum": 1},
-        "first_double": {"type": ["integer", "null"], "minimum": 0, "maximum": 18},
-        "last_double": {"type": ["integer", "null"], "minimum": 0, "maximum": 18},
-        "tie_break": {"type": "string", "enum": ["share", "chicken-foot"]},
-    },
-    "chicken-foot": {
-        "double_blank": {"type": "integer", "enum": [0, 25, 50]},
-        "arms": {"type": "integer", "enum": [4, 6]},
-        "hand_size": {"type": ["integer", "null"], "minimum": 1},
-    },
-    "kozel": {
-        "fish": {"type": "string", "enum": ["all", "one"]},
-        "lose_at": {"type": "integer", "minimum": 1},
-        "zero_zero": {"type": "integer", "enum": [10, 25]},
-    },
+    key: {option.name: option_schema(option, rules.declaration.sets) for option in rules.declaration.options}
+    for key, rules in GAMES.items()
 }
 
 
@@ -182,7 +190,7 @@ GAME_STATE = {
     ],
     "properties": {
         "id": {"type": "string"},
-        "game": {"type": "string", "enum": ["mexican-train", "chicken-foot", "kozel"]},
+        "game": {"type": "string", "enum": list(GAMES)},
         "mode": {"type": "string", "enum": ["referee", "scores"]},
         "set": {"type": "integer"},
         "players": STRINGS,
@@ -251,6 +259,7 @@ GAME_STATE = {
                     "double": {"type": ["string", "null"]},
                     "points": INTS,
                     "end": ROUND_END,
+                    "team_points": {"type": "array", "items": {"type": "integer"}},
                 },
             },
         },
@@ -264,6 +273,18 @@ GAME_STATE = {
         "goats": STRINGS,
         "rating": INTS,
         "left": {"type": ["string", "null"]},
+        "teams": {
+            "type": "array",
+            "description": "kz.teams: each team's players, booked total and remembered points.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "players": STRINGS,
+                    "total": {"type": "integer"},
+                    "remembered": {"type": "integer"},
+                },
+            },
+        },
     },
 }
 
@@ -321,7 +342,7 @@ def openapi_document() -> dict[str, Any]:
         "browser unlocked it at /games/{game_id}/unlock).",
     }
     change_refusals = _refusals(400, 403, 404, 409, 413, 415, 422)
-    return {
+    document = {
         "openapi": "3.1.0",
         "info": {
             "title": "Domino Referee API",
@@ -545,7 +566,7 @@ def openapi_document() -> dict[str, Any]:
                                     "id": {"type": "string"},
                                     "game": {
                                         "type": "string",
-                                        "enum": ["mexican-train", "chicken-foot", "kozel"],
+                                        "enum": list(GAMES),
                                     },
                                     "players": STRINGS,
                                     "status": {"type": "string", "enum": ["playing", "finished"]},
@@ -627,3 +648,139 @@ def openapi_document() -> dict[str, Any]:
             }
         },
     }
+    add_photo_paths(document, game_id)
+    return document
+
+
+# ----- hands from a photo (reads and checks, never writes) ---------------------------------
+
+
+def add_photo_paths(document: dict[str, Any], game_id: dict[str, Any]) -> None:
+    """The photo reading and the hand check: POST …/photo (multipart) and POST …/check."""
+    number = {
+        "name": "number",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+        "description": "The round number (1 …).",
+    }
+    warning = {
+        "type": "object",
+        "required": ["tile", "rule", "error"],
+        "properties": {
+            "tile": {
+                **CANONICAL_TILE,
+                "type": ["string", "null"],
+                "description": "The tile, or null: the whole hand.",
+            },
+            "rule": {"type": ["string", "null"], "description": "Rule id from RULES.md."},
+            "error": {"type": "string", "minLength": 1, "description": "One sentence (English)."},
+            "text": {"type": "string", "description": "The sentence in the request's language."},
+        },
+    }
+    tracked = {"type": ["integer", "null"], "description": "The hand's size by the log (referee mode)."}
+    total = {"type": "integer", "minimum": 0, "description": "The hand's points by the game's scoring."}
+    document["components"]["schemas"].update(
+        {
+            "PhotoReading": {
+                "type": "object",
+                "required": ["tiles", "total", "warnings"],
+                "properties": {
+                    "tiles": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["tile", "confidence", "box"],
+                            "properties": {
+                                "tile": CANONICAL_TILE,
+                                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                                "box": {
+                                    "type": "array",
+                                    "items": {"type": "integer", "minimum": 0},
+                                    "minItems": 4,
+                                    "maxItems": 4,
+                                    "description": "x, y, w, h in the photo's pixels after its EXIF rotation.",
+                                },
+                            },
+                        },
+                    },
+                    "total": total,
+                    "warnings": {"type": "array", "items": warning},
+                    "width": {"type": "integer", "minimum": 1},
+                    "height": {"type": "integer", "minimum": 1},
+                    "tracked": tracked,
+                },
+            },
+            "HandCheck": {
+                "type": "object",
+                "required": ["tiles"],
+                "additionalProperties": False,
+                "properties": {
+                    "tiles": {"type": "array", "maxItems": 60, "items": TILE},
+                    "player": {"type": ["string", "null"], "description": "Whose hand it is (optional)."},
+                    "hands": {
+                        "type": ["object", "null"],
+                        "additionalProperties": {"type": "array", "maxItems": 60, "items": TILE},
+                        "description": "Other players' hands, to find a tile in two hands.",
+                    },
+                },
+            },
+            "HandCheckAnswer": {
+                "type": "object",
+                "required": ["total", "warnings", "tracked"],
+                "properties": {
+                    "total": total,
+                    "warnings": {"type": "array", "items": warning},
+                    "tracked": tracked,
+                },
+            },
+        }
+    )
+    document["paths"].update(
+        {
+            "/api/games/{game_id}/rounds/{number}/photo": {
+                "post": {
+                    "summary": "Read the tiles of a hand from a photo (changes nothing)",
+                    "operationId": "readHandPhoto",
+                    "parameters": [game_id, number],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["photo"],
+                                    "properties": {
+                                        "photo": {
+                                            "type": "string",
+                                            "format": "binary",
+                                            "description": "A JPEG, PNG or HEIC photo, at most 20 MB.",
+                                        },
+                                        "player": {"type": "string", "description": "Whose hand it is."},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": _json(
+                            "PhotoReading", "The tiles read, their points and the referee's warnings"
+                        ),
+                        **_refusals(400, 404, 413, 415, 422),
+                    },
+                },
+            },
+            "/api/games/{game_id}/rounds/{number}/check": {
+                "post": {
+                    "summary": "Check one hand before it is saved: its points and warnings (changes nothing)",
+                    "operationId": "checkHand",
+                    "parameters": [game_id, number],
+                    "requestBody": _body("HandCheck"),
+                    "responses": {
+                        "200": _json("HandCheckAnswer", "The hand's points and the referee's warnings"),
+                        **_refusals(400, 404, 415, 422),
+                    },
+                },
+            },
+        }
+    )

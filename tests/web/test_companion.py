@@ -106,12 +106,12 @@ def kozel_game(**options) -> Match:
 
 def test_kozel_winner_is_the_best_rating_and_the_goat_is_last():
     match = kozel_game()
-    assert match.finished and match.standing.extra["goats"] == ["Ben"]
+    assert match.finished and list(match.result.goats) == ["Ben"]
     summary = summarize("k", "2026-03-01", match)
     assert summary.winners == ("Ana",)  # account 0 → most rating points
     assert summary.place("Ben") == 3
     stats = player_stats([summary])
-    assert stats["ben"].goat == 1 and stats["ana"].rating_points == match.standing.extra["rating"]["Ana"]
+    assert stats["ben"].goat == 1 and stats["ana"].rating_points == match.result.rating["Ana"]
     board = leaderboard([summary], "kozel")
     assert [row.name for row in board] == ["Ana", "Caro", "Ben"]
 

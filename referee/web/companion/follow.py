@@ -19,7 +19,8 @@ from referee.store import StoredGame, StorePool
 from referee.tiles import Tile
 from referee.web import get_store
 from referee.web.chart import chart_svg
-from referee.web.companion.common import TITLES, bp, load_game
+from referee.web.companion.common import bp, load_game
+from referee.web.i18n import game_title
 
 STREAM_POLL = 0.5  # seconds between two looks at the game's version
 STREAM_SECONDS = 25.0  # then the stream ends and the browser reconnects (frees the thread)
@@ -83,16 +84,9 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
     on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
     finished = state["status"] == "finished"
     kozel = None
-    ledger = match.standing.extra.get("ledger")
-    if ledger is not None:  # kz.score.display: an open account in red, remembered points as "+n"
-        last = ledger[-1]["players"] if ledger else {}
-        kozel = {
-            p: {
-                "open": last.get(p, {}).get("open", False),
-                "remembered": state.get("remembered", {}).get(p, 0),
-            }
-            for p in match.players
-        }
+    book = match.standing.kozel
+    if book is not None:  # kz.score.display: an open account in red, remembered points as "+n"
+        kozel = {p: {"open": book.open[p], "remembered": book.remembered[p]} for p in match.players}
     summary = describe(state)
     return {
         "game": game,
@@ -102,7 +96,7 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
         "arms": arms,
         "on_table": on_table,
         "finished": finished,
-        "title": TITLES[match.config.game],
+        "title": game_title(match.config.game),
         "chart": chart_svg(match, f"follow-chart-{game.id}"),
         "summary": summary,
         "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),

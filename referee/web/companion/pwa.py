@@ -6,12 +6,9 @@ import hashlib
 import json
 import mimetypes
 from pathlib import Path
-from typing import Any
 
 from flask import Response, current_app, url_for
-from markupsafe import Markup
 
-from referee.web.chart import chart_svg
 from referee.web.companion.common import bp
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -47,9 +44,3 @@ def service_worker():
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response
-
-
-@bp.app_template_global()
-def totals_chart(match: Any, chart_id: str | None = None) -> Markup:
-    """``{{ totals_chart(match) }}`` in any template: the running-totals chart."""
-    return chart_svg(match, chart_id)
