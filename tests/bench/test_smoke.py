@@ -28,6 +28,8 @@ FIGURES = {
     "taps_per_hands_entry",
     "load_p99_ms_30_clients",
     "load_errors",
+    "mixed_p99_ms",
+    "mixed_errors",
 }
 TINY = bench.Sizes(
     "tiny",
