@@ -79,7 +79,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import backup
 
     app.register_blueprint(backup.bp)
+    from referee.web import trash
+
+    app.register_blueprint(trash.bp)
+    trash.init_owner_pin(app)
+    from referee.web import photo
+
+    app.register_blueprint(photo.api)
+    app.register_blueprint(photo.pages)
     app.jinja_env.globals["tile_svg"] = draw_tile
+    from referee.web.safety import check_host
+
+    app.before_request(check_host)
     from referee.web.errors import init_errors
 
     init_errors(app)

@@ -152,28 +152,32 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
+    from referee.web.trash import paged
+
     store = get_store()
-    playing, finished = [], []
-    for row in store.list_games()[:200]:
-        bucket = playing if row["status"] == "playing" else finished
-        if len(bucket) >= 60:
-            continue
-        try:
-            match = store.load(row["id"]).match
-        except Exception:  # a game the core cannot read is listed, not fatal for the page
-            match = None
-        bucket.append(
-            {
-                **row,
-                "title": title_of(row["game"]),
-                "progress": progress(match) if match else "",
-                "summary": summary(match) if match else "",
-            }
-        )
+    lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
+    for listing in lists.values():
+        shown = []
+        for row in listing["rows"]:
+            try:
+                match = store.load(row["id"]).match
+            except Exception:  # a game the core cannot read is listed, not fatal for the page
+                match = None
+            shown.append(
+                {
+                    **row,
+                    "title": title_of(row["game"]),
+                    "progress": progress(match) if match else "",
+                    "summary": summary(match) if match else "",
+                }
+            )
+        listing["rows"] = shown
     return render_template(
         "home.html",
-        playing=playing,
-        finished=finished,
+        playing=lists["playing"]["rows"],
+        finished=lists["finished"]["rows"],
+        lists=lists,
+        trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: title_of(k) for k in GAMES},
     )
@@ -484,7 +488,16 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     rows = round_rows(match)
     result = match.result
     book = match.standing.kozel
+    rows_by_name = {row["name"]: row for row in standings(match)}
+    if book is not None and book.teams:  # kz.teams: the scoresheet has one column per team
+        columns = [
+            {"label": _and(team.players), "key": team.players[0], "standing": rows_by_name[team.players[0]]}
+            for team in book.teams
+        ]
+    else:
+        columns = [{"label": name, "key": name, "standing": rows_by_name[name]} for name in match.players]
     return {
+        "columns": columns,
         "game": stored,
         "match": match,
         "config": config,
@@ -505,7 +518,19 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         "left": result.left if result else None,
         "pot": book.pot if book else 0,
         "ledger": list(book.ledger) if book else None,
-        "teams": list(book.teams) if book else [],
+        "teams": [
+            {
+                "players": team.players,
+                "label": _and(team.players),
+                "total": team.total,
+                "remembered": team.remembered,
+                "open": team.open,
+                "goat": bool(result and team.players[0] in result.goats),
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+            }
+            for index, team in enumerate(book.teams if book else ())
+        ],
+        "can_leave": config.game == "kozel" and not match.finished,
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -541,6 +566,31 @@ def undo(game_id: str):
         flash(_("The game changed meanwhile: nothing was undone. Look again and retry."), "error")
     else:
         flash(_("The last entry was undone."), "info")
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/leave")
+def leave(game_id: str):
+    """Record a Kozel player leaving (kz.rating.left): the game ends and is rated."""
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    player = request.form.get("player", "")
+    try:
+        get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
+    except PinRequired as error:
+        flash(pin_message(error), "error")
+        return redirect(Refusal.of(error, game_id).unlock, code=303)
+    except (RuleViolation, BadRequest) as error:
+        refusal = Refusal.of(error)
+        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
+    except VersionConflict:
+        flash(_("The game changed meanwhile: nothing was recorded. Look again and retry."), "error")
+    else:
+        flash(
+            _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player), "info"
+        )
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
@@ -620,6 +670,12 @@ def hands(game_id: str, number: int):
             )
             if outcome is not None and outcome.reason == "domino" and outcome.player in players:
                 getattr(form, f"p{players.index(outcome.player)}").data = "out"
+            # The hands sent from the players' phones, for the person at the tablet to check.
+            from referee.web.photo import prefill_sent_hands
+
+            prefill_sent_hands(
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+            )
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
         entries: dict[str, Any] = {}
