@@ -134,7 +134,9 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
     refusal.wait_for()
     assert refusal.locator(".rule-id").inner_text() in ("mt.train.available", "mt.match")
     assert (
-        page.locator(".refusal:not(.nowhere) a.rule-link").get_attribute("href").startswith("/rules/mexican-train#rule-mt-")
+        page.locator(".refusal:not(.nowhere) a.rule-link")
+        .get_attribute("href")
+        .startswith("/rules/mexican-train#rule-mt-")
     )
     assert table_state(page)["version"] == 1
     # A play, then undo (asked for confirmation) takes it back.
