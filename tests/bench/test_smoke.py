@@ -6,10 +6,10 @@ accepted by the engines and the served app, and that the JSON figures are all th
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import pickle
-import enum
 import random
 
 import pytest
