@@ -364,6 +364,29 @@ class Match:
             self.tables[number] = (self.engine.tiles_on_table(), self.engine.hand_sizes())
         self._after_booking()
 
+    def hand_count_problems(self, number: int, hands: Mapping[str, Any]) -> list[RuleViolation]:
+        """Every hand of an entry whose tile count disagrees with the log (rule ``hidden``),
+        all at once, so a table can fix them together; ``enter_hands`` refuses the first."""
+        previous = next((r for r in self.rounds if r.number == number), None)
+        if number == self.number and previous is None and self.engine is not None and self.referee:
+            sizes = self.engine.hand_sizes()
+        else:
+            sizes = self.tables.get(number, (frozenset(), {}))[1]
+        problems = []
+        for name in self.players:
+            value = hands.get(name)
+            if isinstance(value, list) and name in sizes and len(value) != sizes[name]:
+                problems.append(
+                    refuse(
+                        "hidden",
+                        "{player} holds {count} tiles by the log, but {entered} were entered.",
+                        player=name,
+                        count=sizes[name],
+                        entered=len(value),
+                    )
+                )
+        return problems
+
     def _record_from_hands(self, number: int, hands: Mapping[str, Any]) -> RoundRecord:
         players, config = self.players, self.config
         named: dict[str, Any] = {}

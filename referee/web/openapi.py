@@ -259,6 +259,7 @@ GAME_STATE = {
                     "double": {"type": ["string", "null"]},
                     "points": INTS,
                     "end": ROUND_END,
+                    "team_points": {"type": "array", "items": {"type": "integer"}},
                 },
             },
         },
@@ -272,6 +273,18 @@ GAME_STATE = {
         "goats": STRINGS,
         "rating": INTS,
         "left": {"type": ["string", "null"]},
+        "teams": {
+            "type": "array",
+            "description": "kz.teams: each team's players, booked total and remembered points.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "players": STRINGS,
+                    "total": {"type": "integer"},
+                    "remembered": {"type": "integer"},
+                },
+            },
+        },
     },
 }
 

@@ -152,28 +152,32 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
+    from referee.web.trash import paged
+
     store = get_store()
-    playing, finished = [], []
-    for row in store.list_games()[:200]:
-        bucket = playing if row["status"] == "playing" else finished
-        if len(bucket) >= 60:
-            continue
-        try:
-            match = store.load(row["id"]).match
-        except Exception:  # a game the core cannot read is listed, not fatal for the page
-            match = None
-        bucket.append(
-            {
-                **row,
-                "title": title_of(row["game"]),
-                "progress": progress(match) if match else "",
-                "summary": summary(match) if match else "",
-            }
-        )
+    lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
+    for listing in lists.values():
+        shown = []
+        for row in listing["rows"]:
+            try:
+                match = store.load(row["id"]).match
+            except Exception:  # a game the core cannot read is listed, not fatal for the page
+                match = None
+            shown.append(
+                {
+                    **row,
+                    "title": title_of(row["game"]),
+                    "progress": progress(match) if match else "",
+                    "summary": summary(match) if match else "",
+                }
+            )
+        listing["rows"] = shown
     return render_template(
         "home.html",
-        playing=playing,
-        finished=finished,
+        playing=lists["playing"]["rows"],
+        finished=lists["finished"]["rows"],
+        lists=lists,
+        trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: title_of(k) for k in GAMES},
     )
@@ -406,7 +410,7 @@ def end_words(record) -> str:
     if end.reason == "fish":
         return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
     out = record.went_out()
-    return _("%(player)s went out", player=out) if out else _("entered")
+    return _("%(player)s went out", player=out) if out else _("counted at the table")
 
 
 def round_rows(match: Match) -> list[dict[str, Any]]:
@@ -417,6 +421,16 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
     ledger = {entry["number"]: entry for entry in (book.ledger if book else ())}
     was_open = {name: False for name in config.players}
     rows = []
+    # A round booked again with other hands (a correction): its row says "corrected".
+    entries = [{r.number: r for r in snapshot} for snapshot in match.entry_undo] + [
+        {r.number: r for r in match.rounds}
+    ]
+    corrected = {
+        number
+        for before, after in zip(entries, entries[1:])
+        for number, record in after.items()
+        if number in before and before[number] != record
+    }
     for index, record in enumerate(match.rounds):
         standing = match.rules.standing(
             config.players, config.highest, config.options, match.rounds[: index + 1]
@@ -432,6 +446,7 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
                 "record": record,
                 "ledger": entry,
                 "before_open": dict(was_open),
+                "corrected": record.number in corrected,
             }
         )
         if entry:
@@ -473,7 +488,16 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     rows = round_rows(match)
     result = match.result
     book = match.standing.kozel
+    rows_by_name = {row["name"]: row for row in standings(match)}
+    if book is not None and book.teams:  # kz.teams: the scoresheet has one column per team
+        columns = [
+            {"label": _and(team.players), "key": team.players[0], "standing": rows_by_name[team.players[0]]}
+            for team in book.teams
+        ]
+    else:
+        columns = [{"label": name, "key": name, "standing": rows_by_name[name]} for name in match.players]
     return {
+        "columns": columns,
         "game": stored,
         "match": match,
         "config": config,
@@ -494,7 +518,19 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         "left": result.left if result else None,
         "pot": book.pot if book else 0,
         "ledger": list(book.ledger) if book else None,
-        "teams": list(book.teams) if book else [],
+        "teams": [
+            {
+                "players": team.players,
+                "label": _and(team.players),
+                "total": team.total,
+                "remembered": team.remembered,
+                "open": team.open,
+                "goat": bool(result and team.players[0] in result.goats),
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+            }
+            for index, team in enumerate(book.teams if book else ())
+        ],
+        "can_leave": config.game == "kozel" and not match.finished,
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -530,6 +566,31 @@ def undo(game_id: str):
         flash(_("The game changed meanwhile: nothing was undone. Look again and retry."), "error")
     else:
         flash(_("The last entry was undone."), "info")
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/leave")
+def leave(game_id: str):
+    """Record a Kozel player leaving (kz.rating.left): the game ends and is rated."""
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    player = request.form.get("player", "")
+    try:
+        get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
+    except PinRequired as error:
+        flash(pin_message(error), "error")
+        return redirect(Refusal.of(error, game_id).unlock, code=303)
+    except (RuleViolation, BadRequest) as error:
+        refusal = Refusal.of(error)
+        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
+    except VersionConflict:
+        flash(_("The game changed meanwhile: nothing was recorded. Look again and retry."), "error")
+    else:
+        flash(
+            _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player), "info"
+        )
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
@@ -593,13 +654,23 @@ def hands(game_id: str, number: int):
     players = list(stored.match.players)
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
+    mismatches: dict[str, Refusal] = {}
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
         form.version.data = str(stored.version)
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
-        else:  # the hands sent from the players' phones, for the person at the tablet to check
+        else:
+            # The player the referee saw go out is entered as out already.
+            outcome = (
+                stored.match.engine.outcome()
+                if number == stored.match.number and stored.match.engine
+                else None
+            )
+            if outcome is not None and outcome.reason == "domino" and outcome.player in players:
+                getattr(form, f"p{players.index(outcome.player)}").data = "out"
+            # The hands sent from the players' phones, for the person at the tablet to check.
             from referee.web.photo import prefill_sent_hands
 
             prefill_sent_hands(
@@ -607,6 +678,7 @@ def hands(game_id: str, number: int):
             )
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        entries: dict[str, Any] = {}
         try:
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
@@ -618,6 +690,12 @@ def hands(game_id: str, number: int):
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
             refusal = Refusal.of(error, game_id)
+            if isinstance(error, RuleViolation) and error.rule_id == "hidden":
+                # every hand that disagrees with the log, not only the first
+                mismatches = {
+                    p.params["player"]: Refusal.of(p)
+                    for p in stored.match.hand_count_problems(number, entries)
+                }
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
@@ -637,6 +715,7 @@ def hands(game_id: str, number: int):
         "hands.html",
         form=translated(form),
         refusal=refusal,
+        mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
@@ -668,14 +747,22 @@ def rules(game: str):
             ],
             "big": BIG_SET_HAND,
         }
+    from referee.web.rule_search import plain, search
+
     lang = current_language()
     sections: list[tuple[str, list]] = []
     for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
-        if not sections or sections[-1][0] != rule.section:
-            sections.append((rule.section, []))
+        heading = plain(rule.section)
+        if not sections or sections[-1][0] != heading:
+            sections.append((heading, []))
         sections[-1][1].append(rule)
+    query = (request.args.get("q") or "").strip()[:200]
+    hits = search(game, query, lang)[:8] if query else []
     return render_template(
         "rules.html",
+        query=query,
+        hits=hits,
+        plain=plain,
         game=game,
         title=title_of(game),
         sections=sections,

@@ -28,7 +28,7 @@ import random
 
 import pytest
 
-from .helpers import hands_ok, refused
+from tests.helpers import hands_ok, refused
 
 # ----------------------------------------------------------------------------------------------
 # Tiles

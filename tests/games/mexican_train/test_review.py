@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, refused, without_version
+from tests.helpers import (
+    AB,
+    ABC,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_train,
+    refused,
+    without_version,
+)
 
-AB = ["Ana", "Ben"]
-ABC = ["Ana", "Ben", "Caro"]
-
-
-def new(api, players=AB, set=9, mode="referee", **options):
-    body = {"game": "mexican-train", "players": list(players), "set": set, "mode": mode}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
-def play(api, gid, player, tile, train):
-    return ok(api, gid, type="play", player=player, tile=tile, train=train)
+new = game_maker("mexican-train", set=9)
+pad = game_maker("mexican-train", set=9, mode="scores")
+play = play_train
 
 
 def mark(api, gid, player):
@@ -516,10 +516,6 @@ def test_last_round_engine_is_the_double_blank(api):
 
 
 # ----- scores mode ---------------------------------------------------------------------------
-
-
-def pad(api, players=AB, set=9, **options):
-    return new(api, players, set=set, mode="scores", **options)
 
 
 def test_scores_mode_state(api):

@@ -184,13 +184,6 @@ def test_score_pad_round_applies_double_blank_and_books_totals(api):
     assert data["version"] == 2
 
 
-@pytest.mark.parametrize("double_blank, expected", [(0, 11), (25, 36), (50, 61)])
-def test_double_blank_option(api, double_blank, expected):
-    game = score_pad(api, options={"double_blank": double_blank})
-    _, data = api.hands(game["id"], 1, {"Ana": [], "Ben": ["0-0", "5-6"], "Caro": 3})
-    assert data["totals"]["Ben"] == expected
-
-
 @pytest.mark.parametrize(
     "hands, status, rule",
     [

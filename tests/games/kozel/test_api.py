@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, rounds, without_version
+from tests.helpers import (
+    AB,
+    MAOS,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_on,
+    refused,
+    rounds,
+    without_version,
+)
 
-MAOS = ["Masha", "Alex", "Olya", "Serg"]
-AB = ["Ana", "Ben"]
-
-
-def new(api, players=AB, mode="referee", **options):
-    body = {"game": "kozel", "players": list(players), "mode": mode}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
+new = game_maker("kozel")
+pad = game_maker("kozel", mode="scores", players=MAOS)
 play = play_on
-
-
-def pad(api, players=MAOS, **options):
-    return new(api, players, mode="scores", **options)
 
 
 # ----- state, kz.players ---------------------------------------------------------------------

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, refused, without_version
+from tests.helpers import (
+    AB,
+    ABC,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_train,
+    refused,
+    without_version,
+)
 
-AB = ["Ana", "Ben"]
-ABC = ["Ana", "Ben", "Caro"]
-
-
-def new(api, players=AB, set=9, **options):
-    body = {"game": "mexican-train", "players": list(players), "set": set}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
-def play(api, gid, player, tile, train):
-    return ok(api, gid, type="play", player=player, tile=tile, train=train)
+new = game_maker("mexican-train", set=9, mode=None)
+play = play_train
 
 
 # ----- mt.deal / hidden: the deal and the boneyard ----------------------------------------

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import hands_ok, hands_refused, ok, play_on, refused, without_version
+from tests.helpers import (
+    AB,
+    ABC,
+    game_maker,
+    hands_ok,
+    hands_refused,
+    ok,
+    play_on,
+    refused,
+    spinner_arms,
+    without_version,
+)
 
-AB = ["Ana", "Ben"]
-ABC = ["Ana", "Ben", "Caro"]
-
-
-def new(api, players=AB, set=9, mode="referee", **options):
-    body = {"game": "chicken-foot", "players": list(players), "set": set, "mode": mode}
-    if options:
-        body["options"] = options
-    return api.create(**body)["id"]
-
-
+new = game_maker("chicken-foot", set=9)
 play = play_on
+spinner_down = spinner_arms
 
 
 def on_spinner(data, spinner="9-9"):
@@ -89,13 +91,6 @@ def test_start_names_the_holder(api):
 # ----- cf.match, cf.spinner, cf.one-tile -------------------------------------------------------
 
 
-def spinner_down(api, gid, arms=("9-1", "9-2", "9-3", "9-4")):
-    play(api, gid, "Ana", "9-9")
-    who = ["Ben", "Ana"]
-    for i, tile in enumerate(arms):
-        play(api, gid, who[i % 2], tile, "9-9")
-
-
 def test_next_to_the_spinner_the_touching_half_is_nine(api):
     gid = new(api)
     play(api, gid, "Ana", "9-9")
@@ -112,6 +107,7 @@ def test_all_four_arms_before_a_second_tile(api):
     play(api, gid, "Ana", "9-9")
     play(api, gid, "Ben", "9-5", "9-9")
     refused(api, gid, {"type": "play", "player": "Ana", "tile": "5-3", "on": "9-5"}, 422, "cf.spinner")
+    refused(api, gid, {"type": "play", "player": "Ana", "tile": "5-5", "on": "5-9"}, 422, "cf.spinner")
     refused(
         api,
         gid,
@@ -131,16 +127,6 @@ def test_all_four_arms_before_a_second_tile(api):
     data = play(api, gid, "Ben", "5-3", "9-5")
     ends = {(e["on"], e["value"]) for e in data["round"]["open_ends"]}
     assert ends == {("3-5", 3), ("4-9", 4), ("3-9", 3), ("2-9", 2)}
-
-
-def test_six_arms_option(api):
-    gid = new(api, arms=6)
-    spinner_down(api, gid)
-    refused(api, gid, {"type": "play", "player": "Ben", "tile": "1-5", "on": "1-9"}, 422, "cf.spinner")
-    play(api, gid, "Ben", "9-5", "9-9")
-    play(api, gid, "Ana", "9-6", "9-9")
-    data = play(api, gid, "Ben", "1-5", "1-9")
-    assert data["round"]["turn"] == "Ana"
 
 
 # ----- cf.draw --------------------------------------------------------------------------------

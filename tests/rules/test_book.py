@@ -7,7 +7,7 @@ import pytest
 
 from referee.rules.book import COMMON_IDS, RULES_FILE, all_rules, rule_text, rules_by_id, rules_for
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
 
 
 def test_every_rule_id_of_the_rule_book_is_loaded():

@@ -24,6 +24,8 @@ FIGURES = {
     "late_vs_early",
     "table_page_kb",
     "table_page_requests",
+    "taps_per_play",
+    "taps_per_hands_entry",
     "load_p99_ms_30_clients",
     "load_errors",
 }
@@ -111,6 +113,7 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert 0 < figures["late_vs_early"] < 20
     assert 0 < figures["load_p99_ms_30_clients"] < 30_000
     assert figures["table_page_kb"] is None and figures["table_page_requests"] is None
+    assert figures["taps_per_play"] is None and figures["taps_per_hands_entry"] is None  # page=False
     ratio = figures["engine_kozel_vs_dominoes"]
     assert ratio is None or ratio > 0
     assert lines[0].startswith("Domino Referee benchmark (tiny")
@@ -137,6 +140,26 @@ def test_table_page_measure(tmp_path):
     assert page["requests"] >= 1 and page["bytes"] > 0
     assert any(url.endswith("/table") for url, _ in page["sizes"])
     assert page["external"] == []
+
+
+@pytest.mark.browser
+def test_taps_measure(tmp_path):
+    """The taps figures: a whole Mexican Train round through the table page, its hands too."""
+    if not os.path.exists(bench.CHROMIUM):
+        pytest.skip("no Chromium")
+    pytest.importorskip("playwright.sync_api")
+    import concurrent.futures
+
+    server = bench.Server(str(tmp_path / "taps.db"))
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            taps = pool.submit(bench.bench_taps, server).result(timeout=300)
+    finally:
+        server.stop()
+    assert taps is not None and taps["plays"] >= 5
+    assert 1 <= taps["taps_per_play"] <= 2 and taps["one_tap"] >= 1
+    # the link, one tap per tile left, save: a few taps per hand, no switching between hands
+    assert 0 < taps["taps_per_hands_entry"] <= 8
 
 
 # ----- the performance changes made for the benchmark (referee/store.py) -----------------

@@ -7,74 +7,10 @@ import io
 
 import pytest
 
-from .helpers import hands_ok, ok, refused
+from tests.helpers import RULE_IDS, RULE_IDS_COMMON, hands_ok, ok, refused
 
-COMMON = ["tiles", "pips", "unique", "turn", "hidden"]
-IDS = {
-    "mexican-train": [
-        "mt.players",
-        "mt.deal",
-        "mt.engine",
-        "mt.start",
-        "mt.train",
-        "mt.match",
-        "mt.train.available",
-        "mt.one-tile",
-        "mt.draw",
-        "mt.marker.place",
-        "mt.marker.remove",
-        "mt.must-play",
-        "mt.last-tile",
-        "mt.first-turn",
-        "mt.double.follow",
-        "mt.double.last",
-        "mt.double.open",
-        "mt.double.order",
-        "mt.double.dead",
-        "mt.first-turn.double",
-        "mt.end.domino",
-        "mt.end.blocked",
-        "mt.score",
-        "mt.winner",
-    ],
-    "chicken-foot": [
-        "cf.players",
-        "cf.rounds",
-        "cf.start",
-        "cf.match",
-        "cf.spinner",
-        "cf.one-tile",
-        "cf.draw",
-        "cf.double",
-        "cf.foot.dead",
-        "cf.end",
-        "cf.score",
-        "cf.tie",
-    ],
-    "kozel": [
-        "kz.players",
-        "kz.redeal",
-        "kz.lead.first",
-        "kz.lead.next",
-        "kz.match",
-        "kz.bazaar",
-        "kz.must-play",
-        "kz.out",
-        "kz.fish",
-        "kz.score.hand",
-        "kz.score.zero",
-        "kz.score.remember",
-        "kz.score.open",
-        "kz.score.reset",
-        "kz.score.display",
-        "kz.fish.all",
-        "kz.fish.one",
-        "kz.fish.pot",
-        "kz.goat",
-        "kz.rating",
-        "kz.rating.left",
-    ],
-}
+COMMON = RULE_IDS_COMMON
+IDS = RULE_IDS
 ALL_IDS = set(COMMON) | {i for ids in IDS.values() for i in ids}
 GAMES = list(IDS)
 STATE_KEYS = {
@@ -361,11 +297,6 @@ def test_rule_book(api, game):
 def test_rule_texts_are_the_books(api, game, rule, words):
     rules = {r["id"]: r["text"] for r in api.get(f"/api/rules/{game}")[1]["rules"]}
     assert words in rules[rule]
-
-
-def test_rule_book_unknown_game(api):
-    status, data = api.get("/api/rules/chess")
-    assert status == 404 and data["error"]
 
 
 def test_openapi(api):
