@@ -1,6 +1,6 @@
 """The correction screen and "Send my hand" in Chromium, at the tablet's and a phone's size.
 
-The reader is replaced by a fixed reading (tests/vision_ui/helpers.py): these tests are
+The reader is replaced by a fixed reading (tests/web/photo_helpers.py): these tests are
 about what a person does with a reading, and must not depend on how well tiles are read.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.table_helpers import stored
-from tests.vision_ui.helpers import fixed_reader, reading
+from tests.web.photo_helpers import fixed_reader, reading
 
 pytestmark = pytest.mark.browser
 
