@@ -132,8 +132,8 @@ class TablePlayer:
             return True
         version = info["version"]
         if self.first:
-            tile = self.first.get(player)
-            options = [tile] if tile else []
+            opening = self.first.get(player)
+            options = [opening] if opening is not None else []
         elif self.drawn.get(player):
             options = [self.drawn[player]]  # a drawn tile that fits is the one played
         else:

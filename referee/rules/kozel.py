@@ -631,7 +631,7 @@ class Kozel(GameRules):
     def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
         tiles = list(tiles)
         if tiles == [Tile(0, 0)]:
-            return options.zero_zero  # kz.score.zero
+            return int(options.zero_zero)  # kz.score.zero
         return sum(tile.pips for tile in tiles)
 
     @classmethod

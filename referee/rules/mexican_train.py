@@ -794,7 +794,7 @@ class MexicanTrain(GameRules):
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
         first = highest if options.first_double is None else options.first_double
-        return first - options.last_double + 1
+        return int(first - options.last_double + 1)
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:

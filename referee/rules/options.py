@@ -163,7 +163,7 @@ class GameOptions(Mapping[str, Any]):
         return len(self._values)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and dict(self._values) == dict(other._values)  # type: ignore[attr-defined]
+        return type(other) is type(self) and dict(self._values) == dict(other._values)
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, tuple(sorted(self._values.items(), key=lambda item: item[0]))))

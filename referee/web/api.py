@@ -48,7 +48,7 @@ HTTP_MESSAGES = {
 def http_refusal(error: HTTPException) -> tuple[Response, int]:
     """An HTTP error the API's way, keeping its headers (a 405 says which methods are allowed)."""
     response, status = refusal(
-        error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name)
+        error.code or 500, HTTP_MESSAGES.get(error.code or 500, error.description or error.name)
     )
     for name, value in error.get_headers():
         if name.lower() != "content-type":

@@ -565,7 +565,7 @@ def undo(game_id: str):
         get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
@@ -588,7 +588,7 @@ def leave(game_id: str):
         get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
