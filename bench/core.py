@@ -15,6 +15,10 @@ measured in this run (see docs/BENCHMARKS.md for what each one means and the goa
   divided by one after 5.
 - ``table_page_kb`` / ``table_page_requests``: bytes (headers and bodies) and requests of a
   first load of ``/games/<id>/table`` in Chromium; ``null`` without Chromium or Playwright.
+- ``taps_per_play`` / ``taps_per_hands_entry``: taps a person needs at the table page in
+  Chromium (1024×768) per logged play, and per player's hand at the round's end (a Mexican
+  Train round from a known deal, bench/taps.py; every tap checked to need no scrolling);
+  ``null`` without Chromium or Playwright.
 - ``load_p99_ms_30_clients`` / ``load_errors``: 30 concurrent clients, each logging an
   action per second (its own game) for 30 s (5 s with ``--quick``).
 
@@ -47,6 +51,7 @@ from referee.match import GameConfig, Match
 from referee.rules.base import Action
 from referee.rules.kozel import Kozel, KozelOptions, KozelRound, lead_order
 from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions, MexicanTrainRound
+from referee.serve import THREADS as SERVE_THREADS
 from referee.store import apply_event
 from referee.tiles import full_set
 
@@ -185,7 +190,7 @@ def kozel_round(
 
 def bench_kozel(seconds: float, seed: int = 1) -> dict[str, float]:
     rng = random.Random(seed)
-    state = {"round": 0, "leader": None}
+    state: dict[str, Any] = {"round": 0, "leader": None}
 
     def one() -> int:
         number = state["round"] % 5 + 1  # a game of five rounds, then a fresh game
@@ -213,11 +218,11 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
             log.append(action)
             engine_apply(self, action)
 
-        KozelRound.apply = recording
+        KozelRound.apply = recording  # type: ignore[method-assign]
         try:
             outcome, _ = kozel_round(rng, number, leader)
         finally:
-            KozelRound.apply = engine_apply
+            KozelRound.apply = engine_apply  # type: ignore[method-assign]
         setup = Kozel.round_setup(number, KOZEL_PLAYERS, 6, KozelOptions(), [])
         recorded.append((replace(setup, starter=leader) if number > 1 else setup, log))
         leader = outcome.player
@@ -241,10 +246,10 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
     }
 
 
-def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, float] | None:
+def bench_dominoes(seconds: float, seed: int = 1) -> dict[str, Any] | None:
     """Random full games of the PyPI ``dominoes`` library (4 players, double-six)."""
     try:
-        import dominoes
+        import dominoes  # type: ignore[import-untyped]
     except ImportError:
         return None
     random.seed(seed)  # the library deals and chooses with the module-level random
@@ -293,6 +298,7 @@ class MexicanTrainHands:
         """The first tile of the hand that the engine accepts (``is_legal``) on a train
         whose open end it matches, else a draw when the engine allows one, else a pass."""
         player = engine.turn()
+        assert player is not None
         ends = self.open.items()
         for tile in self.hands[player]:
             for key, value in ends:
@@ -307,7 +313,9 @@ class MexicanTrainHands:
 
     def took(self, action: Action) -> None:
         """Book an accepted action in the hidden hands and the table."""
+        assert action.player is not None
         if action.type == "play":
+            assert action.tile is not None and action.train is not None
             self.hands[action.player].remove(action.tile)
             self.open[action.train] = action.tile.other(self.open[action.train])
         elif action.type == "draw":
@@ -361,6 +369,7 @@ class GameDriver:
 
     def _deal(self) -> MexicanTrainHands:
         match = self.match
+        assert match.engine is not None
         return MexicanTrainHands(self.rng, match.setup, match.players, match.engine.targets())
 
     def next_change(self) -> tuple[str, dict[str, Any]] | None:
@@ -368,6 +377,7 @@ class GameDriver:
         if match.finished:
             return None
         if match.round_status() == "playing":
+            assert isinstance(match.engine, MexicanTrainRound)
             return "action", self.hidden.next_action(match.engine).to_json()
         return "hands", {"round": match.number, "hands": self.hidden.left()}
 
@@ -416,12 +426,12 @@ def make_bench_app(database: str):
 
         return inner(environ, respond)
 
-    app.wsgi_app = timed
+    app.wsgi_app = timed  # type: ignore[method-assign]
     return app
 
 
 def serve_main(database: str, port: int, threads: int) -> None:
-    from waitress import serve
+    from waitress import serve  # type: ignore[import-untyped]
 
     if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
         _what_if_sync_full()
@@ -447,7 +457,7 @@ def _what_if_sync_full() -> None:
         original(self, *args, **kwargs)
         self.db.execute("PRAGMA synchronous=FULL")
 
-    store_module.Store.__init__ = patched
+    store_module.Store.__init__ = patched  # type: ignore[method-assign]
 
 
 def free_port() -> int:
@@ -459,7 +469,7 @@ def free_port() -> int:
 class Server:
     """The bench app served by waitress in a subprocess (its own interpreter and GIL)."""
 
-    def __init__(self, database: str, threads: int = 8) -> None:
+    def __init__(self, database: str, threads: int = SERVE_THREADS) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         root = Path(__file__).resolve().parents[1]
@@ -475,7 +485,7 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("bench server died: " + self.process.stderr.read().decode()[-2000:])
+                raise RuntimeError("bench server died: " + self._stderr()[-2000:])
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
@@ -483,6 +493,9 @@ class Server:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError("bench server did not start")
+
+    def _stderr(self) -> str:
+        return self.process.stderr.read().decode() if self.process.stderr else ""
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -559,7 +572,10 @@ def bench_play_vs_bare(server: Server, plays: int, seed: int = 2) -> dict[str, f
     rng = random.Random(seed)
     for _ in range(20):  # warm both paths up
         client.post(BARE_PATH, {"type": "play"})
-    play_trip, play_server, bare_trip, bare_server = [], [], [], []
+    play_trip: list[float] = []
+    play_server: list[float] = []
+    bare_trip: list[float] = []
+    bare_server: list[float] = []
     driver = GameDriver(rng, client.create_game())
     while len(play_server) < plays:
         result = client.step(driver)
@@ -616,7 +632,9 @@ def bench_late_vs_early(
             if len(times[name]) >= plays:
                 continue
             driver = late if name == "late" else early
-            kind, _, trip, took = client.step(driver)
+            step = client.step(driver)
+            assert step is not None
+            kind, _, trip, took = step
             if kind != "play":
                 continue
             times[name].append(took)
@@ -648,7 +666,7 @@ def bench_late_vs_early(
 
 def bench_load(
     server: Server, clients: int, seconds: float, rate: float = 1.0, seed: int = 4
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """``clients`` threads, each with its own game and connection, each logging one change
     per 1/``rate`` s at a random phase, for ``seconds``; every change is a legal one."""
     latencies: list[float] = []
@@ -684,6 +702,7 @@ def bench_load(
             if change is None:
                 driver = GameDriver(rng, client.create_game())
                 change = driver.next_change()
+            assert change is not None
             kind, payload = change
             path, body = driver.request(kind, payload)
             started = time.perf_counter()
@@ -718,6 +737,174 @@ def bench_load(
         "max_ms": max(latencies) if latencies else float("nan"),
         "clients": clients,
         "seconds": seconds,
+    }
+
+
+def _get(
+    port: int, path: str, timeout: float = 30, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def bench_mixed(
+    server: Server,
+    clients: int = 30,
+    followers: int = 100,
+    pdfs: int = 20,
+    plays_each: int = 20,
+    rate: float = 4.0,
+    warmup: int = 3,
+    follow_seconds: float = 3.0,
+    seed: int = 9,
+) -> dict[str, Any]:
+    """Plays under everything at once: ``clients`` tablets each log ``plays_each`` legal
+    changes (``rate`` a second, after ``warmup`` unmeasured ones) while ``followers`` phones
+    follow the games (event stream, then the fragment, again and again) and ``pdfs``
+    scoresheet PDFs are asked for at the same moment. Only the plays are timed; a PDF may be
+    answered 503 with Retry-After (the bound), anything else unexpected is an error."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    pdf_status: dict[int, int] = {}
+    lock = threading.Lock()
+    master = random.Random(seed)
+    seeds = [master.random() for _ in range(clients)]
+    games: list[str] = []
+    drivers: list[tuple[Client, GameDriver]] = []
+    for index in range(clients):  # set up and warm up, unmeasured
+        client = Client(server.port)
+        driver = GameDriver(random.Random(seeds[index]), client.create_game())
+        for _ in range(warmup):
+            client.step(driver)
+        games.append(driver.id)
+        drivers.append((client, driver))
+    # warm the other paths up too (first renders compile their templates), unmeasured
+    _get(server.port, f"/games/{games[0]}/follow/fragment")
+    _get(server.port, f"/games/{games[0]}/scoresheet.pdf", 60)
+    start = threading.Event()
+    done = threading.Event()
+    slow: list[tuple[float, float]] = []  # (ms, seconds after the start) of each play
+    app_times: list[float] = []  # the app's own time of each play (Server-Timing)
+    begun = [0.0]
+
+    def tablet(index: int) -> None:
+        client, driver = drivers[index]
+        rng = random.Random(seeds[index] + 1)
+        start.wait()
+        begin = time.perf_counter() + rng.random() / rate
+        for sent in range(plays_each):
+            pause = begin + sent / rate - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            change = driver.next_change()
+            if change is None:
+                driver = GameDriver(rng, client.create_game())
+                change = driver.next_change()
+            kind, payload = change
+            path, body = driver.request(kind, payload)
+            started = time.perf_counter()
+            try:
+                status, data, _, inside = client.post(path, body)
+            except Exception as error:
+                with lock:
+                    errors.append(f"{path}: {error!r}")
+                continue
+            took = (time.perf_counter() - started) * 1000
+            with lock:
+                latencies.append(took)
+                app_times.append(inside)
+                slow.append((took, started - begun[0]))
+                if status != 200:
+                    errors.append(f"{path}: {status} {data}")
+            if status == 200:
+                driver.accepted(kind, payload)
+        client.close()
+
+    def follower(index: int) -> None:
+        """A phone on the follow page (static/app.js): the event stream from the version it
+        shows, the fragment when a newer version is announced, again after the retry."""
+        game = games[index % len(games)]
+        shown = 0
+        start.wait()
+        done.wait(index / followers)  # phones are not in step: their first looks spread over a second
+        while not done.is_set():
+            retry = 1.5
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=follow_seconds)
+                conn.request("GET", f"/games/{game}/events/stream?since={shown}")
+                response = conn.getresponse()
+                text = response.read1(256).decode()  # "retry: …"
+                if "4000" in text:
+                    retry = 4.0
+                try:
+                    text += response.read1(256).decode()  # the newer version, if any
+                except TimeoutError:  # a held stream with nothing new: the phone waits on
+                    pass
+                conn.close()
+                versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+                if versions and versions[-1] != shown:
+                    status, _, _ = _get(server.port, f"/games/{game}/follow/fragment")
+                    if status != 200:
+                        with lock:
+                            errors.append(f"fragment: {status}")
+                    shown = versions[-1]
+            except (OSError, http.client.HTTPException) as error:  # (a timeout is an error too)
+                with lock:
+                    errors.append(f"follow: {error!r}")
+            done.wait(retry + (index % 10) / 20)
+
+    def pdf(index: int) -> None:
+        game = games[index % len(games)]
+        start.wait()
+        lang = ("en", "hi", "pa", "hu")[index % 4]
+        try:
+            status, headers, body = _get(
+                server.port, f"/games/{game}/scoresheet.pdf", 60, {"Accept-Language": lang}
+            )
+        except (OSError, http.client.HTTPException) as error:
+            with lock:
+                errors.append(f"pdf: {error!r}")
+            return
+        with lock:
+            pdf_status[status] = pdf_status.get(status, 0) + 1
+            if status == 200 and not body.startswith(b"%PDF"):
+                errors.append("pdf: not a PDF")
+            elif status == 503 and not headers.get("Retry-After"):
+                errors.append("pdf: 503 without Retry-After")
+            elif status not in (200, 503):
+                errors.append(f"pdf: {status}")
+
+    threads = [threading.Thread(target=tablet, args=(i,), daemon=True) for i in range(clients)]
+    threads += [threading.Thread(target=follower, args=(i,), daemon=True) for i in range(followers)]
+    threads += [threading.Thread(target=pdf, args=(i,), daemon=True) for i in range(pdfs)]
+    for thread in threads:
+        thread.start()
+    started = begun[0] = time.perf_counter()
+    start.set()
+    for thread in threads[:clients]:
+        thread.join(plays_each / rate + 60)
+    done.set()
+    for thread in threads[clients:]:
+        thread.join(follow_seconds + 60)
+    return {
+        "plays": len(latencies),
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "p50_ms": _percentile(latencies, 0.5),
+        "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies) if latencies else float("nan"),
+        "pdf_status": pdf_status,
+        "app_p99_ms": _percentile(app_times, 0.99),
+        "slowest": [(round(ms), round(at, 1)) for ms, at in sorted(slow, reverse=True)[:8]],
+        "clients": clients,
+        "followers": followers,
+        "pdfs": pdfs,
+        "seconds": time.perf_counter() - started,
     }
 
 
@@ -770,6 +957,50 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
     }
 
 
+def bench_taps(server: Server, seed: int = 11) -> dict[str, Any] | None:
+    """Taps at the table (bench/taps.py): a Mexican Train round (double-6, two players of
+    seven tiles, a known deal) logged through the table page in Chromium at 1024×768, then
+    its hands entered by tapping tiles. ``taps_per_play``: taps per logged play (1 when the
+    tile fits one place, 2 otherwise); ``taps_per_hands_entry``: taps on the hands entry
+    (the link, each tile, save) per player's hand. Every tap is checked to need no scrolling."""
+    if not os.path.exists(CHROMIUM):
+        return None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    from bench.taps import TablePlayer
+
+    players = ["Ana", "Ben"]
+    rng = random.Random(seed)
+    tiles = [str(t) for t in full_set(6) if str(t) != "6-6"]
+    rng.shuffle(tiles)
+    hands = {p: tiles[i * 7 : (i + 1) * 7] for i, p in enumerate(players)}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=server.url)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            body = {"game": "mexican-train", "set": 6, "players": players, "options": {"hand_size": 7}}
+            game_id = page.request.post("/api/games", data=body).json()["id"]
+            page.goto(f"/games/{game_id}/table")
+            player = TablePlayer(page, hands, tiles[14:], rng)
+            taps = player.play_round()
+            player.enter_hands(players)
+            context.close()
+        finally:
+            browser.close()
+    return {
+        "plays": taps.plays,
+        "one_tap": taps.one_tap_plays,
+        "taps_per_play": taps.play_taps / taps.plays,
+        "taps_per_hands_entry": taps.hands_taps / taps.hands_entries,
+        "hands_taps": taps.hands_taps,
+        "other_taps": taps.other_taps,
+    }
+
+
 # ----- profiling -------------------------------------------------------------------------
 
 
@@ -786,7 +1017,7 @@ def profile_plays(changes: int = 400, seed: int = 6) -> str:
         rng = random.Random(seed)
         driver = GameDriver(rng, client.post("/api/games", json=MT_GAME).get_json()["id"])
         try:
-            from pyinstrument import Profiler
+            from pyinstrument import Profiler  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             Profiler = None
         if Profiler is not None:
@@ -992,6 +1223,22 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
             rows.append(
                 Row("table page first load", "n/a", "skipped" if not sizes.page else "no Chromium/Playwright")
             )
+        taps = bench_taps(server) if sizes.page else None
+        if taps:
+            rows.append(
+                Row(
+                    "taps per logged play",
+                    f"{taps['taps_per_play']:.2f}",
+                    f"{taps['plays']} plays, {taps['one_tap']} by one tap; draws/passes {taps['other_taps']} taps",
+                )
+            )
+            rows.append(
+                Row(
+                    "taps per hands entry",
+                    f"{taps['taps_per_hands_entry']:.2f}",
+                    f"{taps['hands_taps']} taps for the round's hands (link, tiles, save)",
+                )
+            )
         load = bench_load(server, sizes.load_clients, sizes.load_seconds)
         rows.append(
             Row(
@@ -1006,13 +1253,15 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    figures = {
+    figures: dict[str, Any] = {
         "engine_kozel_vs_dominoes": round(ratio, 3) if ratio is not None else None,
         "engine_mt_rounds_per_s": round(mt["per_s"], 1),
         "play_vs_bare_flask": round(bare["ratio"], 3),
         "late_vs_early": round(late["ratio"], 3),
         "table_page_kb": round(page["kb"], 1) if page else None,
         "table_page_requests": page["requests"] if page else None,
+        "taps_per_play": round(taps["taps_per_play"], 2) if taps else None,
+        "taps_per_hands_entry": round(taps["taps_per_hands_entry"], 2) if taps else None,
         "load_p99_ms_30_clients": round(load["p99_ms"], 2),
         "load_errors": load["errors"],
     }

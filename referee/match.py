@@ -9,7 +9,7 @@ leave the match unchanged when they refuse.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,12 +17,15 @@ from referee.rules import GAMES
 from referee.rules.base import (
     PLAYERS_MOST,
     Action,
+    EndReason,
+    GameResult,
     GameRules,
     Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
+    RuleViolation,
     Standing,
     bad_request,
     phrase,
@@ -35,7 +38,6 @@ MODES = ("referee", "scores")
 NAME_MAX = 40
 PLAYERS_MAX = PLAYERS_MOST
 END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
-STANDING_KEYS = ("remembered", "pot", "goats", "rating", "left")
 
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -144,6 +146,15 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """The referee's view of one hand that is not booked (a photo read, a hand sent)."""
+
+    points: int  # by the game's own hand scoring
+    warnings: tuple[tuple[Tile | None, RuleViolation], ...]  # the tile (None: the whole hand), why
+    tracked: int | None  # the hand's size by the log, when the referee followed the round
+
+
 class Match:
     """One game: the booked rounds, the current round and how to take changes back."""
 
@@ -197,6 +208,7 @@ class Match:
         record = self.current_record()
         engine = self.engine if self.referee else None
         status = self.round_status()
+        outcome = engine.outcome() if engine else None
         round_state: dict[str, Any] = {
             "number": self.number,
             "double": str(self.setup.double) if self.setup and self.setup.double else None,
@@ -204,33 +216,58 @@ class Match:
             "turn": engine.turn() if engine and status == "playing" else None,
             "boneyard": engine.boneyard() if engine else None,
             "hands": engine.hand_sizes() if engine else None,
-            "end": (
-                record.end.to_json()
-                if record
-                else engine.outcome().to_json()
-                if engine and engine.outcome()
-                else None
-            ),
+            "end": record.end.to_json() if record else outcome.to_json() if outcome else None,
         }
         if engine:
             round_state.update(engine.extra_state())
             round_state["reminders"] = engine.reminders() if status == "playing" else []
+        standing = self.standing
         data: dict[str, Any] = {
             **config.to_json(),
             "status": "finished" if self.finished else "playing",
             "round": round_state,
             "rounds": [r.to_json() for r in self.rounds],
-            "totals": dict(self.standing.totals),
-            "winners": list(self.standing.winners),
+            "totals": dict(standing.totals),
+            "winners": list(standing.winners),
             "round_count": self.round_count(),
             "rules_in_force": self.rules.rules_in_force(config.options),
         }
-        if self.standing.extra.get("tie_break"):
-            data["tie_break"] = self.standing.extra["tie_break"]
-        for key in STANDING_KEYS:
-            if key in self.standing.extra:
-                data[key] = self.standing.extra[key]
+        result, book = standing.result, standing.kozel
+        if result is not None and result.tie_break:
+            data["tie_break"] = result.tie_break
+        if book is not None:
+            data["remembered"] = dict(book.remembered)
+            data["pot"] = book.pot
+            if book.teams:
+                data["teams"] = [team.to_json() for team in book.teams]
+                points = {row["number"]: row["team_points"] for row in book.ledger if "team_points" in row}
+                for entry in data["rounds"]:
+                    if entry["number"] in points:
+                        entry["team_points"] = list(points[entry["number"]])
+            if result is not None:
+                data["goats"] = list(result.goats)
+                data["rating"] = dict(result.rating)
+                if result.left is not None:
+                    data["left"] = result.left
         return data
+
+    @property
+    def result(self) -> GameResult | None:
+        """The finished game's result (winners, places, goats, rating…), else ``None``."""
+        return self.standing.result
+
+    def leaders(self) -> list[str]:
+        """Who leads so far (``[]`` when no one does), as the game's rules read the totals."""
+        if not self.rounds:
+            return []
+        return self.rules.leaders(self.standing)
+
+    def has_round(self, number: int) -> bool:
+        """Whether ``number`` is a round of this game that hands can be shown or entered for:
+        a booked round, or the current one while the game is not finished."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            return False
+        return self.finished is False or any(r.number == number for r in self.rounds)
 
     # ----- changes -------------------------------------------------------------------------
 
@@ -253,7 +290,7 @@ class Match:
         if player != action.player:
             action = action._replace(player=player)
         if action.type == "leave":
-            self._leave(action.player)
+            self._leave(player)
             return
         if self.finished:
             raise refuse(None, "This game is finished: nothing more can be played.")
@@ -269,7 +306,7 @@ class Match:
                     tile=tile,
                     highest=self.config.highest,
                 )
-        if self.round_status() != "playing":
+        if self.round_status() != "playing" or self.engine is None:
             outcome = self.engine.outcome() if self.engine else None
             raise refuse(
                 END_RULE[self.config.game] if outcome else None,
@@ -294,6 +331,7 @@ class Match:
         if not self.history or self.current_record() is not None or self.finished:
             raise refuse(None, "Nothing to undo: this round has no logged action yet.")
         self.history.pop()
+        assert self.setup is not None  # every round is set up when it starts
         engine = self.rules.Round(self.setup)
         for action in self.history:
             engine.apply(action)
@@ -329,6 +367,29 @@ class Match:
             self.tables[number] = (self.engine.tiles_on_table(), self.engine.hand_sizes())
         self._after_booking()
 
+    def hand_count_problems(self, number: int, hands: Mapping[str, Any]) -> list[RuleViolation]:
+        """Every hand of an entry whose tile count disagrees with the log (rule ``hidden``),
+        all at once, so a table can fix them together; ``enter_hands`` refuses the first."""
+        previous = next((r for r in self.rounds if r.number == number), None)
+        if number == self.number and previous is None and self.engine is not None and self.referee:
+            sizes = self.engine.hand_sizes()
+        else:
+            sizes = self.tables.get(number, (frozenset(), {}))[1]
+        problems = []
+        for name in self.players:
+            value = hands.get(name)
+            if isinstance(value, list) and name in sizes and len(value) != sizes[name]:
+                problems.append(
+                    refuse(
+                        "hidden",
+                        "{player} holds {count} tiles by the log, but {entered} were entered.",
+                        player=name,
+                        count=sizes[name],
+                        entered=len(value),
+                    )
+                )
+        return problems
+
     def _record_from_hands(
         self, number: int, hands: Mapping[str, Any], entered: Mapping[str, Any] | None = None
     ) -> RoundRecord:
@@ -346,11 +407,7 @@ class Match:
                 None, "The hand of {player} is missing: enter one for every player.", player=missing[0]
             )
         previous = next((r for r in self.rounds if r.number == number), None)
-        live = number == self.number and previous is None
-        if live and self.engine is not None and self.referee:
-            on_table, sizes = self.engine.tiles_on_table(), self.engine.hand_sizes()
-        else:
-            on_table, sizes = self.tables.get(number, (frozenset(), {}))
+        on_table, sizes = self.table_of(number)
         seen: dict[Tile, str] = {}
         points: dict[str, int] = {}
         entries: dict[str, Any] = {}
@@ -381,46 +438,14 @@ class Match:
                     raise bad_request(
                         "{player}'s hand: {error}", field=name, player=name, error=tile_error_text(error)
                     ) from None
-                if not tile.in_set(config.highest):
-                    raise refuse(
-                        "tiles",
-                        "There is no {tile} in a double-{highest} set ({player}'s hand).",
-                        tile=tile,
-                        highest=config.highest,
-                        player=name,
-                    )
-                if tile in on_table:
-                    raise refuse(
-                        "unique",
-                        "{tile} is already on the table, so it cannot be in {player}'s hand.",
-                        tile=tile,
-                        player=name,
-                    )
-                if tile in seen:
-                    if seen[tile] == name:
-                        raise refuse(
-                            "unique",
-                            "{tile} is entered twice in {player}'s hand: each tile exists once.",
-                            tile=tile,
-                            player=name,
-                        )
-                    raise refuse(
-                        "unique",
-                        "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
-                        tile=tile,
-                        other=seen[tile],
-                        player=name,
-                    )
+                problem = self.tile_problem(tile, name, on_table, seen)
+                if problem is not None:
+                    raise problem
                 seen[tile] = name
                 tiles.append(tile)
-            if name in sizes and len(tiles) != sizes[name]:
-                raise refuse(
-                    "hidden",
-                    "{player} holds {count} tiles by the log, but {entered} were entered.",
-                    player=name,
-                    count=sizes[name],
-                    entered=len(tiles),
-                )
+            problem = self.size_problem(name, len(tiles), sizes)
+            if problem is not None:
+                raise problem
             points[name] = self.rules.hand_points(tiles, config.options)
             entries[name] = [str(t) for t in tiles]
         # An empty list is a hand that went out; a typed 0 is one too in Kozel (API.md), but
@@ -453,8 +478,8 @@ class Match:
         # what was booked before for a correction, or what a score pad's entry names.
         if entered:
             facts: Mapping[str, Any] = dict(entered)
-        elif live and self.engine is not None and self.referee:
-            facts = self.engine.round_facts()
+        elif number == self.number and previous is None and self.engine is not None and self.referee:
+            facts = self.engine.round_facts()  # the round the referee is following
         elif previous is not None:
             facts = previous.facts
         else:
@@ -463,34 +488,142 @@ class Match:
         double = self.rules.round_double(number, config.highest, config.options)
         return RoundRecord(number, double, points, end, entries, facts)
 
+    # ----- the checks of a hand's tiles (the hands entry and the photo reading share them) -----
+
+    def table_of(self, number: int) -> tuple[frozenset[Tile], dict[str, int]]:
+        """The tiles on the table and each hand's size by the log, for round ``number``
+        (empty when the referee did not follow it: a score pad, an old round)."""
+        previous = next((r for r in self.rounds if r.number == number), None)
+        if number == self.number and previous is None and self.engine is not None and self.referee:
+            return self.engine.tiles_on_table(), self.engine.hand_sizes()
+        return self.tables.get(number, (frozenset(), {}))
+
+    def tile_problem(
+        self, tile: Tile, player: str | None, on_table: frozenset[Tile], seen: Mapping[Tile, str | None]
+    ) -> RuleViolation | None:
+        """Why ``tile`` cannot be in ``player``'s hand (outside the set, on the table, already
+        in a hand: ``seen`` maps the tiles counted so far to their hand), or None.
+        ``player`` is None for a hand nobody is named for yet (a photo)."""
+        highest = self.config.highest
+        if not tile.in_set(highest):
+            if player is None:
+                return refuse(
+                    "tiles", "There is no {tile} in a double-{highest} set.", tile=tile, highest=highest
+                )
+            return refuse(
+                "tiles",
+                "There is no {tile} in a double-{highest} set ({player}'s hand).",
+                tile=tile,
+                highest=highest,
+                player=player,
+            )
+        if tile in on_table:
+            if player is None:
+                return refuse(
+                    "unique", "{tile} is already on the table, so it cannot be in a hand.", tile=tile
+                )
+            return refuse(
+                "unique",
+                "{tile} is already on the table, so it cannot be in {player}'s hand.",
+                tile=tile,
+                player=player,
+            )
+        if tile in seen:
+            other = seen[tile]
+            if other == player and player is None:
+                return refuse("unique", "{tile} is read twice: each tile exists once.", tile=tile)
+            if other == player:
+                return refuse(
+                    "unique",
+                    "{tile} is entered twice in {player}'s hand: each tile exists once.",
+                    tile=tile,
+                    player=player,
+                )
+            if player is None:
+                return refuse(
+                    "unique",
+                    "{tile} is also in {other}'s hand: each tile exists once.",
+                    tile=tile,
+                    other=other,
+                )
+            return refuse(
+                "unique",
+                "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
+                tile=tile,
+                other=other,
+                player=player,
+            )
+        return None
+
+    def size_problem(self, player: str, count: int, sizes: Mapping[str, int]) -> RuleViolation | None:
+        """The refusal when ``count`` tiles disagree with the hand the referee tracked."""
+        if player in sizes and count != sizes[player]:
+            return refuse(
+                "hidden",
+                "{player} holds {count} tiles by the log, but {entered} were entered.",
+                player=player,
+                count=sizes[player],
+                entered=count,
+            )
+        return None
+
+    def check_hand(
+        self,
+        number: Any,
+        tiles: Sequence[Tile],
+        player: Any = None,
+        others: Mapping[str, Sequence[Tile]] | None = None,
+    ) -> HandCheck:
+        """What the referee would say about ``tiles`` as one hand of round ``number``,
+        without booking anything: every problem the hands entry would refuse, as warnings
+        (a tile outside the set, on the table, twice in this hand or in another hand of
+        ``others``, and with ``player``, a count that disagrees with the tracked hand),
+        and the hand's points by this game's scoring (double-blank, house rules)."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            raise UnknownRound(f"This game has no round {number} yet.")
+        name = self.player_named(player) if player is not None else None
+        on_table, sizes = self.table_of(number)
+        seen: dict[Tile, str | None] = {}
+        for other, hand in (others or {}).items():
+            other_name = self.player_named(other)
+            if other_name == name:
+                continue
+            for tile in hand:
+                seen.setdefault(tile, other_name)
+        warnings: list[tuple[Tile | None, RuleViolation]] = []
+        for tile in tiles:
+            problem = self.tile_problem(tile, name, on_table, seen)
+            if problem is not None:
+                warnings.append((tile, problem))
+            if tile not in seen:
+                seen[tile] = name
+        if name is not None:
+            problem = self.size_problem(name, len(tiles), sizes)
+            if problem is not None:
+                warnings.append((None, problem))
+        points = self.rules.hand_points(list(tiles), self.config.options)
+        return HandCheck(points, tuple(warnings), sizes.get(name) if name is not None else None)
+
     def _round_end(self, number: int, previous: RoundRecord | None, empty: str | None) -> RoundEnd:
         """How the round ended: what the referee saw, else what the hands say."""
         if previous is not None and previous.end.reason in ("domino", "blocked", "fish") and self.referee:
             return previous.end
-        if (
-            previous is None
-            and self.referee
-            and number == self.number
-            and self.engine
-            and self.engine.outcome()
-        ):
-            return self.engine.outcome()
+        seen = self.engine.outcome() if self.engine else None
+        if previous is None and self.referee and number == self.number and seen is not None:
+            return seen
         if self.config.game == "kozel" and not self.referee:
-            return RoundEnd("domino", empty) if empty else RoundEnd("fish", None)
-        return RoundEnd("table", empty)
+            return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
+        return RoundEnd(EndReason.TABLE, empty)
 
     def _after_booking(self) -> None:
         self.standing = self._compute_standing()
         if self.finished:
-            self.number = max((r.number for r in self._booked()), default=self.number)
+            self.number = max((r.number for r in self.rounds), default=self.number)
             return
         next_number = max((r.number for r in self.rounds), default=0) + 1
         if next_number != self.number or self.setup is None:
             self.number = next_number
             self._start_round()
-
-    def _booked(self) -> list[RoundRecord]:
-        return self.rounds
 
     def _compute_standing(self) -> Standing:
         config = self.config
@@ -503,8 +636,3 @@ class Match:
         )
         self.history = []
         self.engine = self.rules.Round(self.setup) if self.referee else None
-
-
-def game_config_from_state(data: Mapping[str, Any]) -> GameConfig:
-    """Rebuild a config from its stored JSON (the create event)."""
-    return GameConfig.from_json(data)

@@ -45,47 +45,36 @@ class GameSummary:
     totals: dict[str, int]
     rounds: tuple[tuple[int, dict[str, int]], ...]  # (round number, points per player)
     winners: tuple[str, ...]
-    order: dict[str, tuple]  # sort key per player: smaller is a better place
+    places: dict[str, int]  # 1 for the best; players with equal results share a place
     rating: dict[str, int] | None = None
     goats: tuple[str, ...] = ()
     left: str | None = None
 
     def place(self, name: str) -> int:
-        """1 for the best; players with equal keys share a place."""
-        mine = self.order[name]
-        return 1 + sum(1 for other in self.players if self.order[other] < mine)
+        """1 for the best; players with equal results share a place (finished games)."""
+        return self.places.get(name, 1)
 
 
 def summarize(game_id: str, created: str, match: Match) -> GameSummary:
     standing = match.standing
     players = tuple(match.players)
     totals = {p: int(standing.totals.get(p, 0)) for p in players}
-    extra = standing.extra
-    rating = extra.get("rating") if match.config.game == "kozel" else None
-    if match.config.game == "kozel":
-        if standing.finished and rating:
-            best = max(rating.values())
-            winners = tuple(p for p in players if rating.get(p) == best)
-        else:
-            winners = ()
-        order = {p: (-(rating or {}).get(p, -1), totals[p]) for p in players}
-    else:
-        winners = tuple(standing.winners) if standing.finished else ()
-        order = {p: (0 if p in winners else 1, totals[p]) for p in players}
+    result = match.result
+    places = {p: result.place_of(p) or len(players) for p in players} if result else {}
     rounds = tuple((r.number, {p: int(r.points.get(p, 0)) for p in players}) for r in match.rounds)
     return GameSummary(
         game_id,
         match.config.game,
         created,
         players,
-        bool(standing.finished),
+        result is not None,
         totals,
         rounds,
-        winners,
-        order,
-        dict(rating) if rating else None,
-        tuple(extra.get("goats", ())),
-        extra.get("left"),
+        result.first if result else (),
+        places,
+        dict(result.rating) if result and result.rating else None,
+        result.goats if result else (),
+        result.left if result else None,
     )
 
 
@@ -193,7 +182,7 @@ def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[
                 okey = player_key(other)
                 h2h = record.head_to_head.setdefault(okey, HeadToHead(display[okey]))
                 h2h.games += 1
-                mine, theirs = summary.order[name], summary.order[other]
+                mine, theirs = summary.place(name), summary.place(other)
                 if mine < theirs:
                     h2h.ahead += 1
                 elif mine > theirs:

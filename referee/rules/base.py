@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from referee.tiles import Tile, TileError, full_set
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 PLAYERS_MOST = 30  # the most players any game takes (names are checked in referee.match)
 
 ACTION_TYPES = ("play", "draw", "pass", "end", "start", "leave", "undo")
-END_REASONS = ("domino", "blocked", "fish", "table")
 
 
 class Phrase(str):
@@ -41,7 +41,7 @@ class Phrase(str):
         text.params = values
         return text
 
-    def __reduce__(self):  # pickling/copying keeps the template
+    def __reduce__(self) -> tuple[type[Phrase], tuple[str, dict[str, Any]]]:  # keeps the template
         return (Phrase, (self.template, self.params))
 
 
@@ -211,16 +211,28 @@ def _optional_tile(data: Mapping[str, Any], key: str) -> Tile | None:
         raise bad_request("'{key}': {error}", field=key, key=key, error=tile_error_text(error)) from None
 
 
+class EndReason(StrEnum):
+    """Why a round ended (its JSON is the plain string)."""
+
+    DOMINO = "domino"  # that player went out
+    BLOCKED = "blocked"  # no one could play or draw
+    FISH = "fish"  # kz.fish: that player made it
+    TABLE = "table"  # hands were entered before the referee saw the end
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEnd:
-    """How a round ended: ``domino`` (that player went out), ``blocked``, ``fish`` (that
-    player made it) or ``table`` (hands were entered before the referee saw the end)."""
+    """How a round ended, and the player it names (who went out, who made the fish)."""
 
-    reason: str
+    reason: EndReason
     player: str | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, EndReason):  # a plain string from an old snapshot or a test
+            object.__setattr__(self, "reason", EndReason(self.reason))
+
     def to_json(self) -> dict[str, Any]:
-        return {"reason": self.reason, "player": self.player}
+        return {"reason": str(self.reason), "player": self.player}
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +298,51 @@ class RoundEngine:
         ``None`` for a first tile): with ``check`` this answers "can I play this here?"."""
         raise NotImplementedError
 
+    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
+        """The play of ``tile`` at ``place`` (one of ``targets()``): a tile to play ``on``
+        (``None``: the first tile); Mexican Train names a ``train`` instead."""
+        return Action("play", player, tile, on=place)
+
+    def places_for(self, player: str | None, tile: Tile) -> tuple[Any, ...]:
+        """The places (of ``targets()``) where ``player`` may lay ``tile`` now: ``()`` if none."""
+        if tile in self.tiles_on_table():
+            return ()
+        return tuple(
+            place
+            for place in self.targets()
+            if self.may_fit(tile, place) and self.is_legal(self.play_at(player, tile, place))
+        )
+
+    def may_fit(self, tile: Tile, place: Any) -> bool:
+        """A quick necessary condition for ``tile`` at ``place`` (``False``: ``check``
+        would refuse it): lets ``legal_plays`` skip most of the set. Engines may refine it."""
+        return True
+
+    def legal_plays(self, player: str | None = None) -> tuple[Action, ...]:
+        """Every play the rules accept now from ``player`` (default: the player on turn),
+        as python-chess's ``legal_moves``: each tile not on the table, at each place where
+        ``check`` accepts it. The engine cannot see hands, so a tile listed may not be held."""
+        player = player if player is not None else self.turn()
+        if player is None or self.outcome() is not None:
+            return ()
+        on_table = self.tiles_on_table()
+        places = self.targets()
+        plays = []
+        for tile in self.setup.tiles:
+            if tile in on_table:
+                continue
+            for place in places:
+                if not self.may_fit(tile, place):
+                    continue
+                action = self.play_at(player, tile, place)
+                if self.is_legal(action):
+                    plays.append(action)
+        return tuple(plays)
+
+    def refuse_turn(self, on_turn: str | None, player: str | None) -> RuleViolation:
+        """The ``turn`` refusal every game shares: someone else is to play."""
+        return refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
+
     def extra_state(self) -> dict[str, Any]:
         """Game-specific fields of the API's ``round`` object (``trains``, ``ends``, …)."""
         return {}
@@ -327,14 +384,85 @@ class RoundRecord:
         return empty[0] if len(empty) == 1 and self.end.reason == "table" else None
 
 
-@dataclass
+def placings_by(players: Iterable[str], key: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """Players grouped into places, best first: a smaller ``key`` is a better place, equal
+    keys share one; players keep their seat order inside a place."""
+    order = sorted({key[name] for name in players})
+    return tuple(tuple(name for name in players if key[name] == value) for value in order)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game's result, as the rules decide it.
+
+    ``winners`` are the game's winners as the API names them (Mexican Train, Chicken Foot;
+    none in Kozel, which has a goat). ``placings`` puts every player in a place, 1st to
+    last (tied players share one): in Kozel by rating points, goats and a leaver last.
+    """
+
+    placings: tuple[tuple[str, ...], ...]
+    winners: tuple[str, ...] = ()
+    goats: tuple[str, ...] = ()
+    rating: Mapping[str, int] = field(default_factory=dict)
+    left: str | None = None
+    tie_break: str | None = None  # how a tie-break decided (a translatable sentence)
+
+    @property
+    def first(self) -> tuple[str, ...]:
+        """The players in first place: who won, for the statistics (in every game)."""
+        return self.placings[0] if self.placings else ()
+
+    def place_of(self, name: str) -> int | None:
+        """1 for the first place; a place shared by two players makes the next one 3rd."""
+        place = 1
+        for group in self.placings:
+            if name in group:
+                return place
+            place += len(group)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """kz.teams: two partners and their team's account (kz.score.*)."""
+
+    players: tuple[str, ...]
+    total: int
+    remembered: int
+    open: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": list(self.players), "total": self.total, "remembered": self.remembered}
+
+
+@dataclass(frozen=True, slots=True)
+class KozelBook:
+    """Kozel's running account (kz.score.*): what each player has remembered, whose account
+    is open, the pot, the teams and one ledger row per booked round."""
+
+    remembered: Mapping[str, int]
+    open: Mapping[str, bool]
+    goat_at: int  # kz.goat: the account that makes the goat (option lose_at)
+    pot: int = 0
+    ledger: tuple[Mapping[str, Any], ...] = ()
+    teams: tuple[Team, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """The game's booked result so far, computed from the finished rounds alone."""
 
-    totals: dict[str, int]
-    finished: bool = False
-    winners: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    totals: Mapping[str, int]
+    result: GameResult | None = None  # set once the game is finished
+    kozel: KozelBook | None = None  # Kozel's account (the other games book totals only)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.result.winners if self.result else ()
 
 
 class GameRules:
@@ -349,7 +477,7 @@ class GameRules:
     title: ClassVar[str]
     default_set: ClassVar[int]
     sets: ClassVar[tuple[int, ...]]
-    Options: ClassVar[type]
+    Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
 
     @classmethod
@@ -425,6 +553,38 @@ class GameRules:
     def rules_in_force(cls, options: Any) -> list[str]:
         """Lines for the scoresheet: the options that change scoring."""
         return []
+
+    @classmethod
+    def leaders(cls, standing: Standing) -> list[str]:
+        """Who leads a game in progress: the lowest total (mt.winner, cf.score), nobody when
+        everyone is level."""
+        return lowest_totals(standing.totals)
+
+    @classmethod
+    def zero_note(cls, options: Any) -> tuple[str, Phrase] | None:
+        """What the double-blank counts in a hand left, as the hands page explains it: the
+        rule id and one sentence."""
+        return None
+
+    @classmethod
+    def tile_values(cls, highest: int, options: Any) -> dict[Tile, tuple[int, int]]:
+        """Each tile's points in a hand left, by ``hand_points``: alone in the hand, and
+        beside other tiles (Kozel's 0-0 counts only alone). A page adds these up live."""
+        values = {}
+        for tile in full_set(highest):
+            other = Tile(1, 1) if tile != Tile(1, 1) else Tile(1, 2)
+            beside = cls.hand_points([tile, other], options) - cls.hand_points([other], options)
+            values[tile] = (cls.hand_points([tile], options), beside)
+        return values
+
+
+def lowest_totals(totals: Mapping[str, int]) -> list[str]:
+    """Who has the lowest total; nobody when everyone is level (no one leads)."""
+    if not totals:
+        return []
+    best = min(totals.values())
+    leaders = [name for name, total in totals.items() if total == best]
+    return [] if len(leaders) == len(totals) else leaders
 
 
 def face_points(tiles: Iterable[Tile], double_blank: int) -> int:

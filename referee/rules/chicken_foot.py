@@ -8,7 +8,9 @@ from typing import Any
 from referee.rules.base import (
     PLAYERS_MOST,
     Action,
+    EndReason,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
@@ -172,7 +174,7 @@ class ChickenFootRound(RoundEngine):
         super().__init__(setup)
         self.players: tuple[str, ...] = tuple(setup.players)
         self.highest: int = setup.highest
-        self.spinner: Tile = setup.double
+        self.spinner: Tile = setup.double or Tile(setup.highest, setup.highest)
         self.arm_count: int = setup.options.arms
         self.hands: dict[str, int] = {name: setup.hand_size for name in self.players}
         self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
@@ -281,7 +283,7 @@ class ChickenFootRound(RoundEngine):
             return []
         if not self.spinner_placed():
             return [None]
-        return self.open_places()
+        return list[Tile | None](self.open_places())
 
     def extra_state(self) -> dict[str, Any]:
         foot = self.restricting_foot() if self.end is None else None
@@ -396,31 +398,34 @@ class ChickenFootRound(RoundEngine):
         elif not self.spinner_placed():
             self._check_before_spinner(action)
         else:
-            self._check_turn(action.player)
+            player = self._check_turn(action.player)
             if action.type == "play":
                 self._check_play(action)
             elif action.type == "draw":
-                self._check_draw(action.player)
+                self._check_draw(player)
             elif action.type == "pass":
-                self._check_pass(action.player)
+                self._check_pass(player)
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
+        player = action.player
+        assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":
-            self.starter = action.player
+            self.starter = player
         elif action.type == "play":
-            self._lay(action.player, action.tile, action.on)
+            assert action.tile is not None  # check refuses a play without a tile
+            self._lay(player, action.tile, action.on)
         elif action.type == "draw":
             self.yard -= 1
-            self.hands[action.player] += 1
+            self.hands[player] += 1
             if self.spinner_placed():
                 self.drew_this_turn = True
         elif action.type == "pass":
             self.passes_in_a_row += 1
             if self.passes_in_a_row >= len(self.players) and self.yard == 0:
-                self.end = RoundEnd("blocked", None)
+                self.end = RoundEnd(EndReason.BLOCKED, None)
             else:
                 self._next_turn()
 
@@ -490,10 +495,11 @@ class ChickenFootRound(RoundEngine):
         """cf.house.start = next: a lower double may start the round (nobody holds its double)."""
         return getattr(self.setup.options, "missing_start", "draw") == "next"
 
-    def _check_turn(self, player: str | None) -> None:
-        current = self.players[self.turn_index]
-        if player != current:
-            raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=current, player=player)
+    def _check_turn(self, player: str | None) -> str:
+        current = self.turn()
+        if current is None or player != current:
+            raise self.refuse_turn(current, player)
+        return current
 
     def _check_play(self, action: Action) -> None:
         tile, on = action.tile, action.on
@@ -501,6 +507,8 @@ class ChickenFootRound(RoundEngine):
             raise refuse("unique", "The {tile} is already on the table.", tile=str(tile))
         if on is None:
             raise refuse("cf.match", "Say which tile on the table the {tile} joins ('on').", tile=str(tile))
+        if tile is None:
+            raise refuse("tiles", 'Say which tile is played, written like "5-12".')
         if on not in self.parent:
             raise refuse(
                 "cf.match",
@@ -610,14 +618,14 @@ class ChickenFootRound(RoundEngine):
         self.hands[player] -= 1
         self.passes_in_a_row = 0
         if self.hands[player] == 0:
-            self.end = RoundEnd("domino", player)
+            self.end = RoundEnd(EndReason.DOMINO, player)
             return
         if on is None:
             self.turn_index = self.players.index(player)
         self._next_turn()
 
     def _next_turn(self) -> None:
-        self.turn_index = (self.turn_index + 1) % len(self.players)
+        self.turn_index = ((self.turn_index or 0) + 1) % len(self.players)
         self.drew_this_turn = False
 
 
@@ -725,6 +733,10 @@ class ChickenFoot(GameRules):
         left: str | None = None,
     ) -> Standing:
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
+
+    @classmethod
+    def zero_note(cls, options: ChickenFootOptions) -> tuple[str, Phrase]:
+        return "cf.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:

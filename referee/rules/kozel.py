@@ -4,23 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.rules.base import (
     Action,
     BadRequest,
+    EndReason,
+    GameResult,
     GameRules,
+    KozelBook,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
     Standing,
+    Team,
     bad_request,
     phrase,
+    placings_by,
     refuse,
     tile_error_text,
 )
-from referee.rules.options import CHOICE, RANGE, Choice, GameDeclaration, GameOptions, Option
+from referee.rules.options import CHOICE, FLAG, RANGE, Choice, GameDeclaration, GameOptions, Option
 from referee.tiles import Tile, TileError, full_set
 
 HAND_SIZE = 7
@@ -68,6 +74,17 @@ DECLARATION = GameDeclaration(
             phrase("The account that makes a player the goat."),
             low=1,
             high=10000,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "teams",
+            FLAG,
+            False,
+            "kz.teams",
+            phrase("Play in teams of two"),
+            phrase("Four players: the 1st and 3rd against the 2nd and 4th, one account per team."),
+            house=True,
+            players=4,
         ),
     ),
 )
@@ -167,6 +184,16 @@ def redeal_check(tiles: Iterable[Tile | str]) -> tuple[bool, str]:
     )
 
 
+class Plan(NamedTuple):
+    """What an accepted action does to a Kozel round: its kind (``play`` on an end, ``lead``
+    the first tile, ``draw``, ``pass`` or ``start``), the player's seat and, for a play,
+    the end (0 or 1) the tile joins."""
+
+    kind: str
+    seat: int
+    end: int = 0
+
+
 class KozelRound(RoundEngine):
     """One round in referee mode (see `kz.*`): a single line with two ends.
 
@@ -180,7 +207,7 @@ class KozelRound(RoundEngine):
         self.players = tuple(setup.players)
         self.seats = {name: seat for seat, name in enumerate(self.players)}
         self.hands = {name: setup.hand_size for name in self.players}
-        self.bazaar = len(setup.tiles) - setup.hand_size * len(self.players)
+        self._boneyard = len(setup.tiles) - setup.hand_size * len(self.players)
         self.placed: set[Tile] = set()
         self.end_tiles: list[Tile] = []
         self.line: list[Tile] = []  # from the end_tiles[0] end to the end_tiles[1] end
@@ -188,19 +215,19 @@ class KozelRound(RoundEngine):
         # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
         self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
         self.turn_index: int | None = self.players.index(self.leader) if self.leader in self.players else None
-        self.result: RoundEnd | None = None
+        self._outcome: RoundEnd | None = None
 
     # ----- queries -------------------------------------------------------------------------
     def outcome(self) -> RoundEnd | None:
-        return self.result
+        return self._outcome
 
     def turn(self) -> str | None:
-        if self.result is not None or self.turn_index is None:
+        if self._outcome is not None or self.turn_index is None:
             return None
         return self.players[self.turn_index]
 
     def boneyard(self) -> int:
-        return self.bazaar
+        return self._boneyard
 
     def hand_sizes(self) -> dict[str, int]:
         return dict(self.hands)
@@ -209,7 +236,7 @@ class KozelRound(RoundEngine):
         return frozenset(self.placed)
 
     def targets(self) -> list[Any]:
-        if self.result is not None:
+        if self._outcome is not None:
             return []
         if not self.end_tiles:
             return [None]
@@ -221,7 +248,7 @@ class KozelRound(RoundEngine):
         return {"ends": list(self.end_values), "line": [str(tile) for tile in self.line]}
 
     def reminders(self) -> list[dict[str, str]]:
-        if self.result is not None:
+        if self._outcome is not None:
             return []
         if not self.end_tiles:
             return [self._lead_reminder()]
@@ -245,7 +272,7 @@ class KozelRound(RoundEngine):
             else:
                 text = phrase("The player who went out or made the fish last round leads, with any tile.")
             return {"rule": "kz.lead.next", "text": text}
-        if self.bazaar == 0:
+        if self._boneyard == 0:
             return {
                 "rule": "kz.lead.first",
                 "text": phrase(
@@ -267,40 +294,40 @@ class KozelRound(RoundEngine):
 
     def apply(self, action: Action) -> None:
         plan = self._plan(action)
-        kind, index = plan[0], plan[1]
-        if kind == "play":  # on one end: the usual action, so it comes first
-            tile, end, player = action.tile, plan[2], action.player
+        player = action.player
+        assert player is not None  # _plan refuses an action without a player
+        if plan.kind in ("play", "lead"):
+            tile = action.tile
+            assert tile is not None  # _plan refuses a play without a tile
             self.placed.add(tile)
             self.hands[player] -= 1
-            shown = self.end_values[end]
-            self.end_values[end] = tile.high if shown == tile.low else tile.low
-            self.end_tiles[end] = tile
-            if end == 0:
-                self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
-            else:
-                self.line.append(tile)
-            self._after_play(player, index)
-        elif kind == "draw":
-            self.bazaar -= 1
-            self.hands[action.player] += 1
-        elif kind == "pass":
-            self.turn_index = (index + 1) % len(self.players)
-        elif kind == "lead":
-            tile = action.tile
-            self.placed.add(tile)
-            self.hands[action.player] -= 1
-            self.end_tiles = [tile, tile]
-            self.end_values = [tile.low, tile.high]
-            self.line = [tile]
-            self._after_play(action.player, index)
+            if plan.kind == "lead":
+                self.end_tiles = [tile, tile]
+                self.end_values = [tile.low, tile.high]
+                self.line = [tile]
+            else:  # on one end
+                end = plan.end
+                shown = self.end_values[end]
+                self.end_values[end] = tile.high if shown == tile.low else tile.low
+                self.end_tiles[end] = tile
+                if end == 0:
+                    self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
+                else:
+                    self.line.append(tile)
+            self._after_play(player, plan.seat)
+        elif plan.kind == "draw":
+            self._boneyard -= 1
+            self.hands[player] += 1
+        elif plan.kind == "pass":
+            self.turn_index = (plan.seat + 1) % len(self.players)
         else:  # start
-            self.turn_index = index
+            self.turn_index = plan.seat
 
     def _after_play(self, player: str, index: int) -> None:
         if self.hands[player] == 0:
-            self.result = RoundEnd("domino", player)  # kz.out, even when the line is also a fish
+            self._outcome = RoundEnd(EndReason.DOMINO, player)  # kz.out, even when the line is also a fish
         elif self._is_fish():
-            self.result = RoundEnd("fish", player)
+            self._outcome = RoundEnd(EndReason.FISH, player)
         else:
             self.turn_index = (index + 1) % len(self.players)
 
@@ -311,33 +338,33 @@ class KozelRound(RoundEngine):
             return False
         return self.placed.issuperset(_NON_DOUBLES_WITH[first])
 
-    def _plan(self, action: Action) -> tuple:
+    def _plan(self, action: Action) -> Plan:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         kind = action.type
         if kind == "undo":
             raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
         if kind == "play" and action.tile is None:
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
-        if self.result is not None:
-            if self.result.reason == "domino":
+        if self._outcome is not None:
+            if self._outcome.reason == "domino":
                 raise refuse(
                     "kz.out",
                     "The round is over ({player} went out): enter the hands left.",
-                    player=self.result.player,
+                    player=self._outcome.player,
                 )
             raise refuse(
                 "kz.fish",
                 "The round is over ({player} made the fish): enter the hands left.",
-                player=self.result.player,
+                player=self._outcome.player,
             )
         player = action.player
-        index = self.seats.get(player) if isinstance(player, str) else None
-        if index is None:
+        if not isinstance(player, str) or player not in self.seats:
             raise refuse(None, "{player!r} is not a player in this game.", player=player)
+        index = self.seats[player]
         if kind == "play" and self.end_tiles:
             if self.turn_index != index:
                 self._check_turn(player)
-            return ("play", index, self._choose_end(action))
+            return Plan("play", index, self._choose_end(action))
         if kind == "start":
             return self._plan_start(player, index)
         if kind == "leave":
@@ -358,34 +385,34 @@ class KozelRound(RoundEngine):
             return self._plan_lead(action, index)
         self._check_turn(player)
         if kind == "draw":
-            if self.bazaar == 0:
+            if self._boneyard == 0:
                 raise refuse(
                     "kz.bazaar",
                     "The bazaar is empty: with no matching tile, knock (pass) instead of drawing.",
                 )
-            return ("draw", index)
-        if self.bazaar == 1:
+            return Plan("draw", index)
+        if self._boneyard == 1:
             raise refuse(
                 "kz.bazaar",
                 "The bazaar still has 1 tile: draw one at a time "
                 "until a tile fits; knock only once it is empty.",
             )
-        if self.bazaar > 1:
+        if self._boneyard > 1:
             raise refuse(
                 "kz.bazaar",
                 "The bazaar still has {count} tiles: draw one at a time "
                 "until a tile fits; knock only once it is empty.",
-                count=self.bazaar,
+                count=self._boneyard,
             )
-        return ("pass", index)
+        return Plan("pass", index)
 
-    def _plan_start(self, player: str, index: int) -> tuple:
+    def _plan_start(self, player: str, index: int) -> Plan:
         rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
         if self.end_tiles:
             raise refuse(
                 rule,
                 "The lead is already on the table: {on_turn} is to play, there is no start to name now.",
-                on_turn=self.players[self.turn_index],
+                on_turn=self.turn(),
             )
         if self.leader is not None and player != self.leader:
             raise refuse(
@@ -394,10 +421,11 @@ class KozelRound(RoundEngine):
                 leader=self.leader,
                 player=player,
             )
-        return ("start", index)
+        return Plan("start", index)
 
-    def _plan_lead(self, action: Action, index: int) -> tuple:
-        player = action.player
+    def _plan_lead(self, action: Action, index: int) -> Plan:
+        player, tile = action.player, action.tile
+        assert player is not None  # _plan checked it is a player of the round
         if action.type in ("draw", "pass"):
             if action.type == "draw":
                 raise refuse(
@@ -417,7 +445,9 @@ class KozelRound(RoundEngine):
                 player=player,
             )
         self._check_turn(player)
-        self._check_unique(action.tile)
+        if tile is None:
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
+        self._check_unique(tile)
         if action.on is not None:
             raise refuse(
                 "kz.match",
@@ -425,17 +455,17 @@ class KozelRound(RoundEngine):
                 tile=str(action.tile),
             )
         if self.setup.number == 1:
-            self._check_first_lead(action.tile)
-        return ("lead", index)
+            self._check_first_lead(tile)
+        return Plan("lead", index)
 
     def _check_first_lead(self, tile: Tile) -> None:
         """kz.lead.first, as far as public information decides it: a lead is impossible when
         more tiles come before it in the lead order than the bazaar can hide (with 4 players
         every tile is dealt, so 1-1 must lead)."""
         ahead = lead_order().index(tile)
-        if ahead > self.bazaar:
+        if ahead > self._boneyard:
             first = lead_order()[0]
-            if self.bazaar == 0:
+            if self._boneyard == 0:
                 raise refuse(
                     "kz.lead.first",
                     "{tile} cannot lead round 1: every tile is dealt, so "
@@ -449,18 +479,13 @@ class KozelRound(RoundEngine):
                 "the bazaar, so one of the {ahead} tiles before {tile} in "
                 "the lead order is in a hand and leads instead.",
                 tile=str(tile),
-                bazaar=self.bazaar,
+                bazaar=self._boneyard,
                 ahead=ahead,
             )
 
     def _check_turn(self, player: str) -> None:
         if self.turn_index is not None and self.players[self.turn_index] != player:
-            raise refuse(
-                "turn",
-                "It is {on_turn}'s turn, not {player}'s.",
-                on_turn=self.players[self.turn_index],
-                player=player,
-            )
+            raise self.refuse_turn(self.players[self.turn_index], player)
 
     def _check_unique(self, tile: Tile) -> None:
         if tile in self.placed:
@@ -486,6 +511,8 @@ class KozelRound(RoundEngine):
     def _choose_end(self, action: Action) -> int:
         """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
         tile = action.tile
+        if tile is None:
+            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if tile in self.placed:
             self._check_unique(tile)
         low, high = tile
@@ -561,6 +588,12 @@ class Kozel(GameRules):
             )
         if not 2 <= len(players) <= 4:
             raise refuse("kz.players", "Kozel is for 2–4 players, not {count}.", count=len(players))
+        if options.teams and len(players) != 4:
+            raise refuse(
+                "kz.teams",
+                "Kozel in teams is for exactly 4 players (two pairs of partners), not {count}.",
+                count=len(players),
+            )
 
     @classmethod
     def round_count(cls, highest: int, options: KozelOptions) -> None:
@@ -613,8 +646,18 @@ class Kozel(GameRules):
         return book_game(players, options, rounds, left)
 
     @classmethod
+    def leaders(cls, standing: Standing) -> list[str]:
+        """Kozel has no leader: remembered points are not booked, so its standings show
+        them instead (kz.score.display)."""
+        return []
+
+    @classmethod
+    def zero_note(cls, options: KozelOptions) -> tuple[str, Phrase]:
+        return "kz.score.zero", phrase("A lone 0-0 counts {points}.", points=options.zero_zero)
+
+    @classmethod
     def rules_in_force(cls, options: KozelOptions) -> list[str]:
-        fish = (
+        fish: str = (
             phrase("Fish scoring: fish for all (kz.fish.all).")
             if options.fish == "all"
             else phrase("Fish scoring: fish to one (kz.fish.one).")
@@ -623,7 +666,11 @@ class Kozel(GameRules):
             fish,
             phrase("A lone 0-0 counts {points} (kz.score.zero).", points=options.zero_zero),
             phrase("The goat is the first to {points} (kz.goat).", points=options.lose_at),
-        ]
+        ] + (
+            [phrase("Played in teams: partners sit opposite and share one account (kz.teams).")]
+            if options.teams
+            else []
+        )
 
 
 def half_up(numerator: int, denominator: int = 10) -> int:
@@ -636,107 +683,149 @@ def rating_points(own: int, reference: int = RATING_BASE) -> int:
     return max(1, half_up(reference - own))
 
 
-def _single_highest(scores: dict[str, int]) -> str | None:
-    top = max(scores.values())
-    leaders = [name for name, score in scores.items() if score == top]
+def teams_of(players: tuple[str, ...], options: KozelOptions) -> tuple[tuple[str, ...], ...]:
+    """kz.teams: partners sit opposite (1st and 3rd against 2nd and 4th); else each player
+    is a side of their own."""
+    if options.teams and len(players) == 4:
+        return ((players[0], players[2]), (players[1], players[3]))
+    return tuple((name,) for name in players)
+
+
+def _single_highest_side(scores: list[int]) -> int | None:
+    top = max(scores)
+    leaders = [index for index, score in enumerate(scores) if score == top]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def _rated_placings(
+    players: tuple[str, ...], rating: dict[str, int], totals: dict[str, int]
+) -> tuple[tuple[str, ...], ...]:
+    """The rated players' places: most rating points first, then the lower account."""
+    rated = [name for name in players if name in rating]
+    return placings_by(rated, {name: (-rating[name], totals[name]) for name in rated})
 
 
 def book_game(
     players: tuple[str, ...], options: KozelOptions, rounds: list[RoundRecord], left: str | None = None
 ) -> Standing:
-    """The booked Kozel game (kz.score.*, kz.fish.*, kz.goat, kz.rating*) from its rounds.
+    """The booked Kozel game (kz.score.*, kz.fish.*, kz.goat, kz.rating*, kz.teams) from its rounds.
 
     Each round's ``points`` are the hand points (kz.score.hand, kz.score.zero applied).
-    A round's "round score" is what goes through kz.score.remember / kz.score.open: the hand
-    points, except in a fish to one (the taker scores every hand, the others 0) and for the
-    taker of a pot (its hand plus the pot) — both booked by the usual rule.
+    The account is kept per side: a player, or with kz.teams a team of two partners, whose
+    score is the sum of its hands (0 for the side of the player who went out).
+    A round's "round score" is what goes through kz.score.remember / kz.score.open: the
+    side's hand points, except in a fish to one (the taker scores every hand, the others 0)
+    and for the taker of a pot (its hand plus the pot) — both booked by the usual rule.
     """
-    account = {name: 0 for name in players}
-    is_open = {name: False for name in players}
-    remembered = {name: 0 for name in players}
+    sides = teams_of(players, options)
+    side_of = {name: index for index, side in enumerate(sides) for name in side}
+    count = len(sides)
+    account = [0] * count
+    is_open = [False] * count
+    remembered = [0] * count
     pot = 0
     ledger: list[dict[str, Any]] = []
-    goats: list[str] = []
+    goats: list[int] = []
     for record in rounds:
         if goats:
             break  # kz.goat: the game ended with the goat; later rounds are not booked
         hands = {name: int(record.points.get(name, 0)) for name in players}
         went_out = record.went_out()
-        if went_out not in account:
+        if went_out not in side_of:
             went_out = None  # no empty hand: kozel reads the round as a fish
         fish = went_out is None
-        shown_before = {name: account[name] if is_open[name] else remembered[name] for name in players}
-        scores = dict(hands)
-        resets: set[str] = set()
-        pot_taker: str | None = None
+        out_side = side_of[went_out] if went_out is not None else None
+        side_hands = [
+            0 if index == out_side else sum(hands[name] for name in side) for index, side in enumerate(sides)
+        ]
+        shown_before = [account[i] if is_open[i] else remembered[i] for i in range(count)]
+        scores = list(side_hands)
+        resets: set[int] = set()
+        pot_taker: int | None = None
         drawn = False
         if fish and options.fish == "one":
-            taker = _single_highest(hands)
+            taker = _single_highest_side(side_hands)
+            scores = [0] * count
             if taker is None:
                 drawn = True  # kz.fish.pot: nobody books; the hands go to the pot
-                pot += sum(hands.values())
-                scores = {name: 0 for name in players}
+                pot += sum(side_hands)
             else:
-                scores = {name: 0 for name in players}
-                scores[taker] = sum(hands.values())
-                resets = set(players) - {taker}  # kz.fish.one
+                scores[taker] = sum(side_hands)
+                resets = set(range(count)) - {taker}  # kz.fish.one
         else:
-            if went_out is not None:
-                resets = {went_out}  # kz.score.reset
-            taker = _single_highest(hands) if pot else None
+            if out_side is not None:
+                resets = {out_side}  # kz.score.reset
+            taker = _single_highest_side(side_hands) if pot else None
         if pot and not drawn and taker is not None:
             pot_taker = taker
             scores[taker] += pot
             pot = 0
-        for name in players:
-            if name in resets:
-                remembered[name] = 0
+        for index in range(count):
+            if index in resets:
+                remembered[index] = 0
             if drawn:
                 continue
-            score = scores[name]
-            if is_open[name]:
-                account[name] += score
+            score = scores[index]
+            if is_open[index]:
+                account[index] += score
             elif score > OPEN_AT:  # kz.score.open
-                is_open[name] = True
-                account[name] += remembered[name] + score
-                remembered[name] = 0
+                is_open[index] = True
+                account[index] += remembered[index] + score
+                remembered[index] = 0
             else:  # kz.score.remember
-                remembered[name] += score
-        ledger.append(
-            {
-                "number": record.number,
-                "fish": fish,
-                "pot": pot,
-                "players": {
-                    name: {
-                        "before": shown_before[name],
-                        "hand": hands[name],
-                        "points": scores[name],
-                        "after": account[name] if is_open[name] else remembered[name],
-                        "open": is_open[name],
-                        "remembered": remembered[name],
-                        "took_pot": name == pot_taker,
-                    }
-                    for name in players
-                },
-            }
-        )
-        reached = [name for name in players if account[name] >= options.lose_at]
-        if reached:
-            worst = max(account[name] for name in reached)
-            goats = [name for name in reached if account[name] == worst]
-    extra: dict[str, Any] = {"remembered": dict(remembered), "pot": pot, "ledger": ledger}
-    standing = Standing(totals=dict(account), extra=extra)
-    if goats:
-        standing.finished = True
-        extra["goats"] = goats
-        extra["rating"] = {name: rating_points(account[name]) for name in players if name not in goats}
-    elif left is not None and left in account:
-        standing.finished = True
-        extra["goats"] = []
-        extra["left"] = left
-        extra["rating"] = {
-            name: rating_points(account[name], account[left]) for name in players if name != left
+                remembered[index] += score
+        row: dict[str, Any] = {
+            "number": record.number,
+            "fish": fish,
+            "pot": pot,
+            "players": {
+                name: {
+                    "before": shown_before[side_of[name]],
+                    "hand": hands[name],
+                    "points": scores[side_of[name]],
+                    "after": account[side_of[name]] if is_open[side_of[name]] else remembered[side_of[name]],
+                    "open": is_open[side_of[name]],
+                    "remembered": remembered[side_of[name]],
+                    "took_pot": side_of[name] == pot_taker,
+                }
+                for name in players
+            },
         }
-    return standing
+        if options.teams:
+            row["team_points"] = list(scores)
+        ledger.append(row)
+        reached = [index for index in range(count) if account[index] >= options.lose_at]
+        if reached:
+            worst = max(account[index] for index in reached)
+            goats = [index for index in reached if account[index] == worst]
+    totals = {name: account[side_of[name]] for name in players}
+    book = KozelBook(
+        remembered={name: remembered[side_of[name]] for name in players},
+        open={name: is_open[side_of[name]] for name in players},
+        goat_at=options.lose_at,
+        pot=pot,
+        ledger=tuple(ledger),
+        teams=tuple(
+            Team(side, account[index], remembered[index], is_open[index]) for index, side in enumerate(sides)
+        )
+        if options.teams
+        else (),
+    )
+    result: GameResult | None = None
+    if goats:
+        goat_names = tuple(name for name in players if side_of[name] in goats)
+        rating = {name: rating_points(totals[name]) for name in players if name not in goat_names}
+        result = GameResult(
+            placings=_rated_placings(players, rating, totals) + (goat_names,),
+            goats=goat_names,
+            rating=rating,
+        )
+    elif left is not None and left in side_of:
+        leavers = sides[side_of[left]]
+        rating = {name: rating_points(totals[name], totals[left]) for name in players if name not in leavers}
+        result = GameResult(
+            placings=_rated_placings(players, rating, totals) + (leavers,),
+            rating=rating,
+            left=left,
+        )
+    return Standing(totals=totals, result=result, kozel=book)

@@ -10,7 +10,9 @@ from typing import Any
 from referee.rules.base import (
     PLAYERS_MOST,
     Action,
+    EndReason,
     GameRules,
+    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
@@ -316,6 +318,14 @@ class MexicanTrainRound(RoundEngine):
     def targets(self) -> list[str]:
         return list(self._trains)
 
+    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
+        return Action("play", player, tile, train=place)
+
+    def may_fit(self, tile: Tile, place: Any) -> bool:
+        """mt.match: a tile joins a train only with the train's open number."""
+        train = self._trains.get(place)
+        return train is None or tile.has(train.open_end)
+
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
         return self._build and self._turn_number < len(self._players)
@@ -396,37 +406,39 @@ class MexicanTrainRound(RoundEngine):
         if action.type in ("leave", "undo"):
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
         self._check_not_over()
-        self._check_player(action.player)
+        player = self._check_player(action.player)
         if action.type == "play":
             self._check_play(action)
         elif action.type == "draw":
-            self._check_draw(action.player)
+            self._check_draw(player)
         elif action.type == "pass":
-            self._check_pass(action.player)
+            self._check_pass(player)
         elif action.type == "end":
-            self._check_end(action.player)
+            self._check_end(player)
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
     def apply(self, action: Action) -> None:
         self.check(action)
+        player = self._check_player(action.player)
         if action.type == "start":
-            self._turn_index = self._players.index(action.player)
+            self._turn_index = self._players.index(player)
             return
         self._begun = True
         self._one_tile_done = None
         if action.type == "play":
-            self._apply_play(action.player, action.tile, action.train)
+            assert action.tile is not None and action.train is not None  # checked
+            self._apply_play(player, action.tile, action.train)
         elif action.type == "draw":
             self._boneyard -= 1
-            self._hands[action.player] += 1
+            self._hands[player] += 1
             self._drawn = True
         elif action.type == "pass":
-            self._trains[action.player].marker = True  # mt.marker.place
+            self._trains[player].marker = True  # mt.marker.place
             self._passes_in_a_row += 1
             self._end_turn()
             if self._passes_in_a_row >= len(self._players) and self._boneyard == 0:
-                self._outcome = RoundEnd("blocked", None)
+                self._outcome = RoundEnd(EndReason.BLOCKED, None)
         elif action.type == "end":
             self._end_turn()
 
@@ -449,9 +461,10 @@ class MexicanTrainRound(RoundEngine):
             )
         raise refuse("mt.end.blocked", "The round is over, blocked: enter the hands left.")
 
-    def _check_player(self, player: str | None) -> None:
-        if player not in self._hands:
+    def _check_player(self, player: str | None) -> str:
+        if player is None or player not in self._hands:
             raise refuse(None, "{player!r} is not playing in this game.", player=player)
+        return player
 
     def _check_turn(self, player: str, kind: str) -> None:
         on_turn = self._players[self._turn_index]
@@ -464,10 +477,10 @@ class MexicanTrainRound(RoundEngine):
                 player=player,
                 on_turn=on_turn,
             )
-        raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
+        raise self.refuse_turn(on_turn, player)
 
     def _check_play(self, action: Action) -> None:
-        player, tile, key = action.player, action.tile, action.train
+        player, tile, key = self._check_player(action.player), action.tile, action.train
         self._check_turn(player, "play")
         if tile is None:
             raise refuse("tiles", 'Say which tile is played, written like "5-12".')
@@ -685,7 +698,7 @@ class MexicanTrainRound(RoundEngine):
             self._doubles_played += 1
         if self._hands[player] == 0:
             # mt.end.domino / mt.double.last: out at once, no follow-up owed.
-            self._outcome = RoundEnd("domino", player)
+            self._outcome = RoundEnd(EndReason.DOMINO, player)
             return
         if first_turn:
             return  # the player goes on building and ends the turn with `end`
@@ -817,11 +830,13 @@ class MexicanTrain(GameRules):
 
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
-        return options.first_double - options.last_double + 1
+        first = highest if options.first_double is None else options.first_double
+        return first - options.last_double + 1
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:
-        value = options.first_double - (number - 1)
+        first = highest if options.first_double is None else options.first_double
+        value = first - (number - 1)
         return Tile(value, value)
 
     @classmethod
@@ -920,8 +935,14 @@ class MexicanTrain(GameRules):
         return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
 
     @classmethod
+    def zero_note(cls, options: MexicanTrainOptions) -> tuple[str, Phrase]:
+        return "mt.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
+
+    @classmethod
     def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:
-        lines = [phrase("Double-blank 0-0 counts {points} (mt.score).", points=options.double_blank)]
+        lines: list[str] = [
+            phrase("Double-blank 0-0 counts {points} (mt.score).", points=options.double_blank)
+        ]
         if options.tie_break == "chicken-foot":
             lines.append(phrase("Equal lowest totals are decided by the Chicken Foot tie-break (cf.tie)."))
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.rules.base import RoundRecord, Standing
+from referee.rules.base import GameResult, Phrase, RoundRecord, Standing, phrase, placings_by
 
 
 def summed_totals(players: tuple[str, ...], rounds: list[RoundRecord]) -> dict[str, int]:
@@ -15,7 +15,7 @@ def summed_totals(players: tuple[str, ...], rounds: list[RoundRecord]) -> dict[s
 
 def lowest_total_winners(
     players: tuple[str, ...], rounds: list[RoundRecord], tie_break: str
-) -> tuple[list[str], str | None]:
+) -> tuple[list[str], Phrase | None]:
     """Winners by lowest total (`mt.winner`), with the `cf.tie` tie-break when asked.
 
     Returns the winners and, when the tie-break decided, a sentence saying how.
@@ -29,9 +29,17 @@ def lowest_total_winners(
     most = max(zeros.values())
     tied2 = [name for name in tied if zeros[name] == most]
     if len(tied2) == 1:
-        return tied2, (
-            f"{tied2[0]} wins the tie on {best} points with {most} zero-point "
-            f"round{'s' if most != 1 else ''} (cf.tie)."
+        if most == 1:
+            return tied2, phrase(
+                "{name} wins the tie on {points} points with one zero-point round (cf.tie).",
+                name=tied2[0],
+                points=best,
+            )
+        return tied2, phrase(
+            "{name} wins the tie on {points} points with {count} zero-point rounds (cf.tie).",
+            name=tied2[0],
+            points=best,
+            count=most,
         )
     lowest = {
         name: min((r.points[name] for r in rounds if r.points[name] > 0), default=None) for name in tied2
@@ -42,9 +50,12 @@ def lowest_total_winners(
     smallest = min(known)
     tied3 = [name for name in tied2 if lowest[name] == smallest]
     if len(tied3) == 1:
-        return tied3, (
-            f"{tied3[0]} wins the tie on {best} points: equal zero-point rounds, "
-            f"and the smallest non-zero round score ({smallest}) (cf.tie)."
+        return tied3, phrase(
+            "{name} wins the tie on {points} points: equal zero-point rounds, "
+            "and the smallest non-zero round score ({smallest}) (cf.tie).",
+            name=tied3[0],
+            points=best,
+            smallest=smallest,
         )
     return tied3, None
 
@@ -52,11 +63,14 @@ def lowest_total_winners(
 def lowest_total_standing(
     players: tuple[str, ...], rounds: list[RoundRecord], round_count: int, tie_break: str
 ) -> Standing:
+    """The standing of a game whose lowest total wins (mt.winner, cf.score): once every round
+    is booked, the winners (after any tie-break) are 1st and the others follow by total."""
     totals = summed_totals(players, rounds)
-    finished = len(rounds) >= round_count
-    standing = Standing(totals=totals, finished=finished)
-    if finished:
-        standing.winners, how = lowest_total_winners(players, rounds, tie_break)
-        if how:
-            standing.extra["tie_break"] = how
-    return standing
+    if len(rounds) < round_count:
+        return Standing(totals=totals)
+    winners, how = lowest_total_winners(players, rounds, tie_break)
+    rest = [name for name in players if name not in winners]
+    placings = (tuple(winners), *placings_by(rest, totals))
+    return Standing(
+        totals=totals, result=GameResult(placings=placings, winners=tuple(winners), tie_break=how)
+    )

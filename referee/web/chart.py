@@ -44,16 +44,15 @@ def running_totals(match: Match) -> Series:
     """Each player's total after each booked round (kozel: the booked account, from the
     standing's ledger, so remembered points appear only once they are booked)."""
     players = list(match.players)
-    ledger = match.standing.extra.get("ledger")
+    book = match.standing.kozel
     rounds: list[int] = []
     totals: dict[str, list[int]] = {p: [] for p in players}
     threshold = None
     label = "total"
-    if ledger is not None:
+    if book is not None:
         label = "booked account"
-        options = match.config.options.to_json() if hasattr(match.config.options, "to_json") else {}
-        threshold = options.get("lose_at")
-        for entry in ledger:
+        threshold = book.goat_at
+        for entry in book.ledger:
             rounds.append(int(entry["number"]))
             for p in players:
                 row = entry["players"][p]

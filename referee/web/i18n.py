@@ -11,9 +11,11 @@
   ``bad_request``, ``phrase`` in ``referee.rules.base``), translated here by
   ``translate_violation`` / ``translate_text``.
 
-Catalogs live in ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the ``.mo``
-files are compiled by ``scripts/compile_translations.py`` (``compile_catalogs`` below) at
-install and test time.
+Catalogs live in ``referee/translations/<lang>/LC_MESSAGES/messages.po``. The ``.mo`` files
+are compiled when the app starts if they are missing or older than their ``.po``
+(``ensure_compiled``): next to the ``.po`` where that folder is writable, else in the
+instance folder. So ``flask --app app run`` and ``pip install .`` serve every language
+without an install step; ``scripts/compile_translations.py --check`` is the strict check.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from flask_babel import Babel, get_locale, lazy_gettext
 from flask_wtf.i18n import translations as wtforms_translations
 
 from referee.rules import GAMES, title
-from referee.rules.base import BadRequest, Phrase, RuleViolation
+from referee.rules.base import Phrase
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 DOMAIN = "messages"
@@ -68,7 +70,8 @@ def select_locale() -> str:
 def init_i18n(app: Flask) -> None:
     """Flask-Babel with the four languages, the ``/lang/<code>`` switch, Jinja helpers."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    compiled = ensure_compiled(TRANSLATIONS, Path(app.instance_path) / "translations")
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(compiled))
     app.config.setdefault("LANGUAGES", CODES)
     babel.init_app(app, locale_selector=select_locale)
     app.register_blueprint(bp)
@@ -76,11 +79,6 @@ def init_i18n(app: Flask) -> None:
         LANGUAGES=LANGUAGES, current_lang=current_lang, lang_url=lang_url, language_name=language_name
     )
     app.jinja_env.filters["tr"] = translate_text
-    if not any(TRANSLATIONS.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")):
-        log.warning(
-            "No compiled catalogs in %s: run scripts/compile_translations.py (pages will be in English).",
-            TRANSLATIONS,
-        )
 
 
 def current_lang() -> str:
@@ -143,7 +141,7 @@ def translations(lang: str) -> NullTranslations:
     if lang == DEFAULT or lang not in CODES:
         return NullTranslations()
     mo = TRANSLATIONS / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
-    if mo.exists():
+    if _is_current(mo):
         with mo.open("rb") as handle:
             return Translations(handle, domain=DOMAIN)
     po = mo.with_suffix(".po")
@@ -211,20 +209,42 @@ def translate_violation(error: BaseException, lang: str | None = None) -> str:
         return str(message)
 
 
-def translate_refusal(error: RuleViolation | BadRequest, lang: str | None = None) -> dict[str, Any]:
-    """``{"error": sentence, "rule": id, "rule_text": text}`` in ``lang``, for pages."""
-    from referee.rules.book import rule_text
-
-    lang = lang or current_lang()
-    rule = getattr(error, "rule_id", None)
-    return {
-        "error": translate_violation(error, lang),
-        "rule": rule,
-        "rule_text": rule_text(rule, lang) if rule else None,
-    }
-
-
 # ----------------------------------------------------------------------------- build step
+
+
+def _is_current(mo: Path) -> bool:
+    """A compiled catalog that exists and is not older than its ``.po``."""
+    po = mo.with_suffix(".po")
+    return mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime)
+
+
+def ensure_compiled(source: Path, fallback: Path) -> Path:
+    """The folder whose ``.mo`` files Flask-Babel should read, compiling them if needed.
+
+    Up-to-date catalogs next to the ``.po`` files are used as they are. Stale or missing
+    ones are compiled in place; where ``source`` cannot be written (an installed package
+    in a read-only site-packages), the ``.po`` tree is compiled into ``fallback`` instead.
+    Lenient: an untranslated message falls back to English rather than stopping the app.
+    """
+    catalogs = sorted(source.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    if all(_is_current(po.with_suffix(".mo")) for po in catalogs):
+        return source
+    try:
+        compile_catalogs(source, strict=False)
+        return source
+    except OSError:
+        log.info("Catalogs in %s are not writable: compiling them into %s", source, fallback)
+    for po in catalogs:
+        target = fallback / po.relative_to(source)
+        if not _is_current_copy(target.with_suffix(".mo"), po):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.with_suffix(".po").write_bytes(po.read_bytes())
+    compile_catalogs(fallback, strict=False)
+    return fallback
+
+
+def _is_current_copy(mo: Path, po: Path) -> bool:
+    return mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime
 
 
 def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> list[Path]:

@@ -9,7 +9,7 @@ JSON API's. Refusals are shown with their rule id, linked to the rule book.
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -35,7 +35,8 @@ from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import GAME_PREFIX, rules_for
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, full_set
-from referee.web import csrf, get_store
+from referee.web import csrf, get_store, i18n
+from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.forms import (
     ConfirmForm,
     NewGameForm,
@@ -70,19 +71,9 @@ def title_of(game: str) -> Any:
     return game_title(game)
 
 
-try:  # the same colour per player as the running-totals chart
-    from referee.web.chart import COLOURS as PLAYER_COLOURS
-except ImportError:  # pragma: no cover
-    PLAYER_COLOURS = ("#2f7ed8", "#e8590c", "#2b9348", "#d6336c", "#8e5cf0", "#b8860b", "#0c8599", "#8a8f98")
-
-
 def _i18n():
-    """The i18n helpers (referee.web.i18n) when the app has them, else None: the pages then
+    """The i18n helpers (referee.web.i18n) when the app has Babel, else None: the pages then
     stay in English."""
-    try:
-        from referee.web import i18n
-    except ImportError:  # pragma: no cover
-        return None
     return i18n if "babel" in current_app.extensions else None
 
 
@@ -161,28 +152,32 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
+    from referee.web.trash import paged
+
     store = get_store()
-    playing, finished = [], []
-    for row in store.list_games()[:200]:
-        bucket = playing if row["status"] == "playing" else finished
-        if len(bucket) >= 60:
-            continue
-        try:
-            match = store.load(row["id"]).match
-        except Exception:  # a game the core cannot read is listed, not fatal for the page
-            match = None
-        bucket.append(
-            {
-                **row,
-                "title": title_of(row["game"]),
-                "progress": progress(match) if match else "",
-                "summary": summary(match) if match else "",
-            }
-        )
+    lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
+    for listing in lists.values():
+        shown = []
+        for row in listing["rows"]:
+            try:
+                match = store.load(row["id"]).match
+            except Exception:  # a game the core cannot read is listed, not fatal for the page
+                match = None
+            shown.append(
+                {
+                    **row,
+                    "title": title_of(row["game"]),
+                    "progress": progress(match) if match else "",
+                    "summary": summary(match) if match else "",
+                }
+            )
+        listing["rows"] = shown
     return render_template(
         "home.html",
-        playing=playing,
-        finished=finished,
+        playing=lists["playing"]["rows"],
+        finished=lists["finished"]["rows"],
+        lists=lists,
+        trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: title_of(k) for k in GAMES},
     )
@@ -318,60 +313,74 @@ def progress(match: Match) -> str:
 
 
 def summary(match: Match) -> str:
-    extra = match.standing.extra
-    if match.finished:
-        if match.standing.winners:
-            return _("Won by %(players)s", players=_and(match.standing.winners))
-        if extra.get("left"):
-            return _("%(player)s left the game", player=extra["left"])
-        if extra.get("goats"):
-            return _("Goat: %(players)s", players=_and(extra["goats"]))
+    result = match.result
+    if result is not None:
+        if result.winners:
+            return _("Won by %(players)s", players=_and(result.winners))
+        if result.left:
+            return _("%(player)s left the game", player=result.left)
+        if result.goats:
+            return _("Goat: %(players)s", players=_and(result.goats))
         return _("Finished")
-    if match.config.game == "kozel":
-        marks = kozel_marks(match)
-        opened = {name: match.standing.totals[name] for name in match.players if marks[name]["open"]}
+    book = match.standing.kozel
+    if book is not None:
+        opened = {name: match.standing.totals[name] for name in match.players if book.open[name]}
         if not opened:
             return _("No account open yet") if match.rounds else _("No round booked yet")
         top = max(opened.values())
         return _(
             "Nearest the goat: %(players)s", players=_and([f"{n} {v}" for n, v in opened.items() if v == top])
         )
-    leaders = leaders_of(match)
+    leaders = match.leaders()
     return _("Leading: %(players)s", players=_and(leaders)) if leaders else _("No round booked yet")
 
 
-def _and(names: list[str]) -> str:
+def _and(names: Sequence[str]) -> str:
     """``Ana and Ben`` in the page's language."""
     return _(" and ").join(names)
 
 
-def leaders_of(match: Match) -> list[str]:
-    """Who has the lowest booked total so far (mt.winner, cf.score). Kozel has no leader:
-    remembered points are not booked, so its standings show them instead (kz.score.display)."""
-    if not match.rounds or match.config.game == "kozel":
+ORDINALS = {
+    1: _l("1st"),
+    2: _l("2nd"),
+    3: _l("3rd"),
+    4: _l("4th"),
+    5: _l("5th"),
+    6: _l("6th"),
+    7: _l("7th"),
+    8: _l("8th"),
+}
+
+
+def ordinal(place: int) -> str:
+    return str(ORDINALS.get(place) or _("%(place)sth", place=place))
+
+
+def placings(match: Match) -> list[dict[str, Any]]:
+    """Every player's place, 1st to last, from the game's result (tied players share one)."""
+    result = match.result
+    if result is None:
         return []
-    totals = match.standing.totals
-    best = min(totals.values())
-    leaders = [name for name in match.players if totals[name] == best]
-    return [] if len(leaders) == len(match.players) else leaders
-
-
-def kozel_marks(match: Match) -> dict[str, dict[str, Any]]:
-    """Per player: is the account open, and the remembered points (kz.score.display)."""
-    extra = match.standing.extra
-    ledger = extra.get("ledger") or []
-    last = ledger[-1]["players"] if ledger else {}
-    remembered = extra.get("remembered", {})
-    return {
-        name: {"open": bool(last.get(name, {}).get("open")), "remembered": int(remembered.get(name, 0))}
-        for name in match.players
-    }
+    rows = []
+    for group in result.placings:
+        place = result.place_of(group[0]) or 0
+        for name in group:
+            rows.append(
+                {
+                    "place": place,
+                    "label": ordinal(place),
+                    "name": name,
+                    "total": match.standing.totals[name],
+                    "shared": len(group) > 1,
+                }
+            )
+    return rows
 
 
 def standings(match: Match) -> list[dict[str, Any]]:
-    leaders = leaders_of(match)
-    marks = kozel_marks(match) if match.config.game == "kozel" else {}
-    extra = match.standing.extra
+    leaders = match.leaders()
+    book = match.standing.kozel
+    result = match.result
     rows = []
     for index, name in enumerate(match.players):
         rows.append(
@@ -381,11 +390,12 @@ def standings(match: Match) -> list[dict[str, Any]]:
                 "leader": name in leaders,
                 "winner": name in match.standing.winners,
                 "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                "open": marks.get(name, {}).get("open"),
-                "remembered": marks.get(name, {}).get("remembered", 0),
-                "goat": name in (extra.get("goats") or []),
-                "rating": (extra.get("rating") or {}).get(name),
-                "left": extra.get("left") == name,
+                "open": book.open[name] if book else None,
+                "remembered": book.remembered[name] if book else 0,
+                "goat": bool(result and name in result.goats),
+                "rating": result.rating.get(name) if result else None,
+                "left": bool(result and result.left == name),
+                "place": result.place_of(name) if result else None,
             }
         )
     return rows
@@ -400,16 +410,27 @@ def end_words(record) -> str:
     if end.reason == "fish":
         return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
     out = record.went_out()
-    return _("%(player)s went out", player=out) if out else _("entered")
+    return _("%(player)s went out", player=out) if out else _("counted at the table")
 
 
 def round_rows(match: Match) -> list[dict[str, Any]]:
     """Each booked round with its points and the running totals (computed by the core's
     ``standing`` over the rounds up to it, so every game's scoring applies)."""
     config = match.config
-    ledger = {entry["number"]: entry for entry in match.standing.extra.get("ledger") or []}
+    book = match.standing.kozel
+    ledger = {entry["number"]: entry for entry in (book.ledger if book else ())}
     was_open = {name: False for name in config.players}
     rows = []
+    # A round booked again with other hands (a correction): its row says "corrected".
+    entries = [{r.number: r for r in snapshot} for snapshot in match.entry_undo] + [
+        {r.number: r for r in match.rounds}
+    ]
+    corrected = {
+        number
+        for before, after in zip(entries, entries[1:])
+        for number, record in after.items()
+        if number in before and before[number] != record
+    }
     for index, record in enumerate(match.rounds):
         standing = match.rules.standing(
             config.players, config.highest, config.options, match.rounds[: index + 1]
@@ -425,6 +446,7 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
                 "record": record,
                 "ledger": entry,
                 "before_open": dict(was_open),
+                "corrected": record.number in corrected,
             }
         )
         if entry:
@@ -432,42 +454,10 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
     return rows
 
 
-def chart(match: Match, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The running totals as polylines for a small server-drawn SVG chart."""
-    if not rows:
-        return None
-    width, height, pad = 600, 220, 34
-    top = max([1] + [max(row["totals"].values()) for row in rows])
-    steps = len(rows)
-    lines = []
-    for index, name in enumerate(match.players):
-        points = [(pad, height - pad)]
-        for step, row in enumerate(rows, start=1):
-            x = pad + (width - 2 * pad) * step / steps
-            y = height - pad - (height - 2 * pad) * row["totals"][name] / top
-            points.append((round(x, 1), round(y, 1)))
-        lines.append(
-            {
-                "name": name,
-                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                "points": " ".join(f"{x},{y}" for x, y in points),
-                "end": points[-1],
-                "total": rows[-1]["totals"][name],
-            }
-        )
-    ticks = [
-        {"x": round(pad + (width - 2 * pad) * step / steps, 1), "label": row["number"]}
-        for step, row in enumerate(rows, start=1)
-    ]
-    return {"width": width, "height": height, "pad": pad, "top": top, "lines": lines, "ticks": ticks}
+def shared_chart(match: Match) -> Any:
+    """The running-totals chart (referee.web.chart)."""
+    from referee.web.chart import chart_svg
 
-
-def shared_chart(match: Match):
-    """The companion's running-totals chart (referee.web.chart), if that module is there."""
-    try:
-        from referee.web.chart import chart_svg
-    except ImportError:  # pragma: no cover - the simple chart below is drawn instead
-        return None
     return chart_svg(match)
 
 
@@ -496,8 +486,18 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
     match = stored.match
     config = match.config
     rows = round_rows(match)
-    extra = match.standing.extra
+    result = match.result
+    book = match.standing.kozel
+    rows_by_name = {row["name"]: row for row in standings(match)}
+    if book is not None and book.teams:  # kz.teams: the scoresheet has one column per team
+        columns = [
+            {"label": _and(team.players), "key": team.players[0], "standing": rows_by_name[team.players[0]]}
+            for team in book.teams
+        ]
+    else:
+        columns = [{"label": name, "key": name, "standing": rows_by_name[name]} for name in match.players]
     return {
+        "columns": columns,
         "game": stored,
         "match": match,
         "config": config,
@@ -508,16 +508,29 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         if (match.setup and match.setup.double and not match.finished)
         else None,
         "standings": standings(match),
+        "placings": placings(match) if config.game != "kozel" else [],
         "rows": rows,
-        "chart": chart(match, rows),
         "chart_svg": shared_chart(match) if rows else None,
         "winners": list(match.standing.winners),
-        "tie_break": tr(extra.get("tie_break")),
-        "goats": extra.get("goats"),
-        "rating": extra.get("rating"),
-        "left": extra.get("left"),
-        "pot": extra.get("pot", 0),
-        "ledger": extra.get("ledger"),
+        "tie_break": tr(result.tie_break) if result else None,
+        "goats": list(result.goats) if result else None,
+        "rating": dict(result.rating) if result else None,
+        "left": result.left if result else None,
+        "pot": book.pot if book else 0,
+        "ledger": list(book.ledger) if book else None,
+        "teams": [
+            {
+                "players": team.players,
+                "label": _and(team.players),
+                "total": team.total,
+                "remembered": team.remembered,
+                "open": team.open,
+                "goat": bool(result and team.players[0] in result.goats),
+                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+            }
+            for index, team in enumerate(book.teams if book else ())
+        ],
+        "can_leave": config.game == "kozel" and not match.finished,
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -556,6 +569,31 @@ def undo(game_id: str):
     return redirect(url_for("pages.game", game_id=game_id), code=303)
 
 
+@bp.post("/games/<game_id>/leave")
+def leave(game_id: str):
+    """Record a Kozel player leaving (kz.rating.left): the game ends and is rated."""
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    player = request.form.get("player", "")
+    try:
+        get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
+    except PinRequired as error:
+        flash(pin_message(error), "error")
+        return redirect(Refusal.of(error, game_id).unlock, code=303)
+    except (RuleViolation, BadRequest) as error:
+        refusal = Refusal.of(error)
+        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
+    except VersionConflict:
+        flash(_("The game changed meanwhile: nothing was recorded. Look again and retry."), "error")
+    else:
+        flash(
+            _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player), "info"
+        )
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
 # ----- hands left --------------------------------------------------------------------------
 
 
@@ -569,14 +607,9 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     else:
         on_table, sizes = match.tables.get(number, (frozenset(), {}))
     rules = match.rules
-    zero_alone = rules.hand_points([Tile(0, 0)], config.options)
-    zero_beside = rules.hand_points([Tile(0, 0), Tile(0, 1)], config.options) - 1
-    zero_line = next((line for line in rules.rules_in_force(config.options) if "0-0" in line), "")
-    zero_line = str(tr(zero_line))
-    cited = re.search(r"\s*\(([a-z][a-z0-9.\-]*)\)\.?$", zero_line)
-    zero_rule = cited.group(1) if cited else None
-    if cited:
-        zero_line = zero_line[: cited.start()] + "."
+    note = rules.zero_note(config.options)
+    zero_rule, zero_line = (note[0], str(tr(note[1]))) if note else (None, "")
+    values = {str(tile): value for tile, value in rules.tile_values(config.highest, config.options).items()}
     double = rules.round_double(number, config.highest, config.options)
     return {
         "game": stored,
@@ -589,8 +622,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
         "on_table": {str(t) for t in on_table},
         "sizes": sizes,
         "double": str(double) if double else None,
-        "zero_alone": zero_alone,
-        "zero_beside": zero_beside,
+        "tile_values": values,
         "zero_line": zero_line,
         "zero_rule": zero_rule,
         "playing": live and match.round_status() == "playing",
@@ -609,8 +641,7 @@ def suit_rows(highest: int) -> list[list[str]]:
 
 
 def round_or_404(match: Match, number: int) -> None:
-    booked = {r.number for r in match.rounds}
-    if number < 1 or number > match.number or (number not in booked and match.finished):
+    if not match.has_round(number):
         abort(404)
 
 
@@ -623,14 +654,31 @@ def hands(game_id: str, number: int):
     players = list(stored.match.players)
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
+    mismatches: dict[str, Refusal] = {}
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
         form.version.data = str(stored.version)
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+        else:
+            # The player the referee saw go out is entered as out already.
+            outcome = (
+                stored.match.engine.outcome()
+                if number == stored.match.number and stored.match.engine
+                else None
+            )
+            if outcome is not None and outcome.reason == "domino" and outcome.player in players:
+                getattr(form, f"p{players.index(outcome.player)}").data = "out"
+            # The hands sent from the players' phones, for the person at the tablet to check.
+            from referee.web.photo import prefill_sent_hands
+
+            prefill_sent_hands(
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+            )
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        entries: dict[str, Any] = {}
         try:
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
@@ -642,6 +690,12 @@ def hands(game_id: str, number: int):
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
             refusal = Refusal.of(error, game_id)
+            if isinstance(error, RuleViolation) and error.rule_id == "hidden":
+                # every hand that disagrees with the log, not only the first
+                mismatches = {
+                    p.params["player"]: Refusal.of(p)
+                    for p in stored.match.hand_count_problems(number, entries)
+                }
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
@@ -661,6 +715,7 @@ def hands(game_id: str, number: int):
         "hands.html",
         form=translated(form),
         refusal=refusal,
+        mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
@@ -692,14 +747,22 @@ def rules(game: str):
             ],
             "big": BIG_SET_HAND,
         }
+    from referee.web.rule_search import plain, search
+
     lang = current_language()
     sections: list[tuple[str, list]] = []
     for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
-        if not sections or sections[-1][0] != rule.section:
-            sections.append((rule.section, []))
+        heading = plain(rule.section)
+        if not sections or sections[-1][0] != heading:
+            sections.append((heading, []))
         sections[-1][1].append(rule)
+    query = (request.args.get("q") or "").strip()[:200]
+    hits = search(game, query, lang)[:8] if query else []
     return render_template(
         "rules.html",
+        query=query,
+        hits=hits,
+        plain=plain,
         game=game,
         title=title_of(game),
         sections=sections,

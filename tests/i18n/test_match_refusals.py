@@ -223,3 +223,20 @@ def test_unlock_page_in_english_is_unchanged(client, api):
         assert english in body, english
     response = client.post(f"/games/{game['id']}/unlock", data={"pin": "12"})
     assert "A table PIN is 4 to 8 digits." in text(response)
+
+
+@pytest.mark.parametrize("lang", ["hi", "pa", "hu"])
+def test_chicken_foot_tie_break_sentence_is_translated(lang):
+    from referee.rules.base import RoundEnd, RoundRecord
+    from referee.rules.scoring import lowest_total_winners
+    from referee.web.i18n import translate_text
+
+    rounds = [
+        RoundRecord(1, None, {"Ana": 0, "Ben": 5}, RoundEnd("domino", "Ana")),
+        RoundRecord(2, None, {"Ana": 10, "Ben": 5}, RoundEnd("domino", "Ben")),
+    ]
+    winners, how = lowest_total_winners(("Ana", "Ben"), rounds, "chicken-foot")
+    assert winners == ["Ana"]
+    assert str(how) == "Ana wins the tie on 10 points with one zero-point round (cf.tie)."
+    translated = translate_text(how, lang)
+    assert translated != str(how) and "Ana" in translated and "10" in translated

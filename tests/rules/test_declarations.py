@@ -18,7 +18,7 @@ IDS = [f"{key}:{option.name}" for key, option in CASES]
 PLAYERS = {
     "mexican-train": ["Ana", "Ben", "Caro"],
     "chicken-foot": ["Ana", "Ben", "Caro"],
-    "kozel": ["Ana", "Ben"],
+    "kozel": ["Ana", "Ben", "Caro", "Dan"],  # four: every option applies (kz.teams)
 }
 
 

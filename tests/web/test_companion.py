@@ -11,8 +11,8 @@ import segno
 
 from referee.match import GameConfig, Match
 from referee.stats import leaderboard, player_key, player_stats, summarize
-from referee.web import companion
 from referee.web.chart import chart_svg, running_totals
+from referee.web.companion import share
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -106,12 +106,12 @@ def kozel_game(**options) -> Match:
 
 def test_kozel_winner_is_the_best_rating_and_the_goat_is_last():
     match = kozel_game()
-    assert match.finished and match.standing.extra["goats"] == ["Ben"]
+    assert match.finished and list(match.result.goats) == ["Ben"]
     summary = summarize("k", "2026-03-01", match)
     assert summary.winners == ("Ana",)  # account 0 → most rating points
     assert summary.place("Ben") == 3
     stats = player_stats([summary])
-    assert stats["ben"].goat == 1 and stats["ana"].rating_points == match.standing.extra["rating"]["Ana"]
+    assert stats["ben"].goat == 1 and stats["ana"].rating_points == match.result.rating["Ana"]
     board = leaderboard([summary], "kozel")
     assert [row.name for row in board] == ["Ana", "Caro", "Ben"]
 
@@ -285,7 +285,7 @@ def test_qr_code_encodes_the_absolute_follow_url(api, client):
     assert response.mimetype == "image/svg+xml"
     url = f"http://localhost/games/{game['id']}/follow"
     expected = segno.make(url, error="m")
-    assert response.data == companion.qr_svg(url)
+    assert response.data == share.qr_svg(url)
     assert f"QR code: {url}".encode() in response.data
     # the drawn modules are exactly the matrix of a code made for that URL
     path = re.search(rb'stroke="#000" d="([^"]+)"', response.data).group(1).decode()
@@ -335,7 +335,7 @@ def test_share_page_warns_when_the_tablet_uses_localhost(api, client):
     ],
 )
 def test_is_loopback(url, loopback):
-    assert companion.is_loopback(url) is loopback
+    assert share.is_loopback(url) is loopback
 
 
 def test_players_pages_and_leaderboard(api, client):
@@ -395,14 +395,6 @@ def test_service_worker_version_follows_the_static_files(app, client, tmp_path):
     (static / "app.css").write_text((static / "app.css").read_text() + "\n/* changed */\n")
     second = re.search(r'VERSION = "(\w+)"', client.get("/sw.js").get_data(as_text=True)).group(1)
     assert first != second
-
-
-def test_pdf_answers_503_without_chromium(app, api, client):
-    app.config["CHROMIUM"] = "/nonexistent/chromium"
-    game = api.create(game="kozel", players=["Ana", "Ben"])
-    response = client.get(f"/games/{game['id']}/scoresheet.pdf")
-    assert response.status_code == 503
-    assert "Chromium" in response.get_data(as_text=True) and "Print" in response.get_data(as_text=True)
 
 
 def test_event_stream_beyond_the_limit_answers_at_once_and_asks_to_poll(app, api):

@@ -220,13 +220,16 @@ def test_hands_page_shows_the_picker_and_the_zero_rule(client, api):
     )
     body = text(client.get(f"/games/{game['id']}/rounds/1/hands"))
     assert body.count("data-tile=") == 55  # the whole double-9 set
-    assert 'data-zero-alone="25"' in body and "Double-blank 0-0 counts 25" in body
+    # the picker sums a hand with the game's own scoring, served per tile
+    assert 'data-tile="0-0" data-points="25" data-points-alone="25"' in body
+    assert 'data-tile="3-9" data-points="12" data-points-alone="12"' in body
+    assert "Double-blank 0-0 counts 25" in body
     assert 'href="/rules/mexican-train#rule-mt-score">mt.score</a>' in body
     assert 'name="p0"' in body and 'name="p1"' in body and 'name="csrf_token"' not in body  # CSRF off here
     kozel = api.create(game="kozel", mode="scores", players=["Masha", "Alex"])
     body = text(client.get(f"/games/{kozel['id']}/rounds/1/hands"))
     assert body.count("data-tile=") == 28
-    assert 'data-zero-alone="10" data-zero-beside="0"' in body
+    assert 'data-tile="0-0" data-points="0" data-points-alone="10"' in body  # kz.score.zero
     assert 'href="/rules/kozel#rule-kz-score-zero">kz.score.zero</a>' in body
 
 
@@ -297,9 +300,9 @@ def test_referee_mode_hands_leave_out_tiles_on_the_table_and_show_tracked_sizes(
     status, _ = api.act(game["id"], type="play", player="Ana", tile="9-5", train="Ana")
     assert status == 200
     body = text(client.get(f"/games/{game['id']}/rounds/1/hands"))
-    assert re.search(r'data-tile="5-9" aria-pressed="false" disabled', body)
-    assert re.search(r'data-tile="9-9" aria-pressed="false" disabled', body)  # the engine
-    assert not re.search(r'data-tile="4-9" aria-pressed="false" disabled', body)
+    assert re.search(r'data-tile="5-9"[^>]* aria-pressed="false" disabled', body)
+    assert re.search(r'data-tile="9-9"[^>]* aria-pressed="false" disabled', body)  # the engine
+    assert not re.search(r'data-tile="4-9"[^>]* aria-pressed="false" disabled', body)
     assert "holds 12 tiles by the log" in body and "holds 13 tiles by the log" in body
     assert 'data-size="12"' in body and "still following this round" in body
     response = hands(client, game["id"], 1, "5-9", "4", "5")
@@ -308,6 +311,16 @@ def test_referee_mode_hands_leave_out_tiles_on_the_table_and_show_tracked_sizes(
     response = hands(client, game["id"], 1, "0-1 0-2", "4", "5")  # 2 tiles, the log says 12
     assert 'rule-hidden">hidden</a>' in refusal(text(response))
     assert api.state(game["id"])["round"]["status"] == "playing"
+    # Two hands of tiles disagree with the log: both are shown at once, each with its sentence,
+    # beside the rule's own sentence (not a bare rule id).
+    response = hands(client, game["id"], 1, "0-1 0-2", "1-2 1-3 1-4", "5")
+    body = text(response)
+    box = re.search(r'<div class="refusal mismatches" role="alert">(.*?)</div>', body, re.S).group(1)
+    assert "2 hands disagree with the log" in box
+    assert "Ana holds 12 tiles by the log, but 2 were entered." in box
+    assert "Ben holds 13 tiles by the log, but 3 were entered." in box
+    assert "The referee counts every hand from the log" in box and 'rule-hidden">hidden</a>' in box
+    assert body.count('class="hand-row mismatch"') == 2
 
 
 # ----- undo ------------------------------------------------------------------------------------

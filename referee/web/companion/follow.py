@@ -1,0 +1,216 @@
+"""Follow a game from a phone: the live, read-only view and its Server-Sent Events.
+
+The stream reads the game's version through the store, one short borrow of a pooled store
+per look, so it holds no connection of its own between looks."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, abort, current_app, render_template, request
+from flask_babel import gettext as _
+
+from referee.store import StoredGame, StorePool
+from referee.tiles import Tile
+from referee.web import get_store
+from referee.web.chart import chart_svg
+from referee.web.companion.common import bp, load_game
+from referee.web.i18n import game_title
+
+STREAM_POLL = 0.5  # seconds between two looks at the game's version
+STREAM_SECONDS = 25.0  # then the stream ends and the browser reconnects (frees the thread)
+STREAM_HEARTBEAT = 10.0
+STREAMS_MAX = 4  # open streams at once; more followers poll (each stream holds a server thread)
+_streams_lock = threading.Lock()
+
+
+def chain(tiles: list[str], start: int | None) -> list[tuple[str, int | None]]:
+    """Tiles of a line as drawn, each with the half facing the previous one (display only)."""
+    drawn: list[tuple[str, int | None]] = []
+    value = start
+    for text in tiles:
+        tile = Tile.parse(text)
+        if value is not None and tile.has(value):
+            drawn.append((text, value))
+            value = tile.other(value)
+        else:
+            drawn.append((text, None))
+            value = None
+    return drawn
+
+
+def branch(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A chicken-foot arm as drawn: every tile shows its outer half last."""
+    drawn = []
+    for entry in entries:
+        tile = Tile.parse(entry["tile"])
+        end = entry.get("end")
+        first = tile.other(end) if end is not None and tile.has(end) else None
+        drawn.append(
+            {
+                "tile": entry["tile"],
+                "first": first,
+                "toes": [branch(toe) for toe in entry.get("toes", [])],
+                "dead": entry.get("dead", False),
+            }
+        )
+    return drawn
+
+
+def follow_context(game: StoredGame) -> dict[str, Any]:
+    match = game.match
+    state = game.state()
+    rnd = state["round"]
+    engine_value = Tile.parse(rnd["double"]).low if rnd.get("double") else None
+    trains = []
+    if "trains" in rnd:
+        for key, train in rnd["trains"].items():
+            trains.append(
+                {
+                    "key": key,
+                    "label": _("Mexican train") if key == "mexican" else key,
+                    "tiles": chain(train["tiles"], engine_value),
+                    "open": train.get("open"),
+                    "marker": train.get("marker", False),
+                    "mexican": key == "mexican",
+                }
+            )
+    arms = [branch(arm) for arm in rnd.get("arms", [])]
+    on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
+    finished = state["status"] == "finished"
+    kozel = None
+    book = match.standing.kozel
+    if book is not None:  # kz.score.display: an open account in red, remembered points as "+n"
+        kozel = {p: {"open": book.open[p], "remembered": book.remembered[p]} for p in match.players}
+    summary = describe(state)
+    return {
+        "game": game,
+        "state": state,
+        "round": rnd,
+        "trains": trains,
+        "arms": arms,
+        "on_table": on_table,
+        "finished": finished,
+        "title": game_title(match.config.game),
+        "chart": chart_svg(match, f"follow-chart-{game.id}"),
+        "summary": summary,
+        "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
+        "highest": match.config.highest,
+        "kozel": kozel,
+    }
+
+
+def describe(state: dict[str, Any]) -> str:
+    """One line for screen readers when the live view changes (in the page's language)."""
+    rnd = state["round"]
+    if state["status"] == "finished":
+        winners = state.get("winners")
+        if winners:
+            return _("The game is finished. Winner: %(winners)s.", winners=", ".join(winners))
+        return _("The game is finished.")
+    if rnd["status"] == "playing":
+        if rnd.get("turn"):
+            return _("Round %(number)s: %(player)s's turn.", number=rnd["number"], player=rnd["turn"])
+        return _("Round %(number)s:", number=rnd["number"])
+    return _("Round %(number)s is over: waiting for the hands left.", number=rnd["number"])
+
+
+@bp.get("/games/<game_id>/follow")
+def follow(game_id: str):
+    game = load_game(game_id)
+    return render_template("companion/follow.html", **follow_context(game))
+
+
+FRAGMENTS_KEPT = 256
+_fragments: OrderedDict[tuple[str, str, int, str], str] = OrderedDict()
+
+
+@bp.get("/games/<game_id>/follow/fragment")
+def follow_fragment(game_id: str) -> Response:
+    """The live part of the follow page. Every phone following a game asks for it after each
+    change: it is rendered once per version and language and then reused."""
+    from referee.web.i18n import current_lang
+
+    game = load_game(game_id)
+    key = (current_app.config["DATABASE"], game.id, game.version, current_lang())
+    with _streams_lock:
+        html = _fragments.get(key)
+    if html is None:
+        html = render_template("companion/follow_fragment.html", **follow_context(game))
+        with _streams_lock:
+            _fragments[key] = html
+            while len(_fragments) > FRAGMENTS_KEPT:
+                _fragments.popitem(last=False)
+    response = Response(html)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _version(stores: StorePool, game_id: str) -> int | None:
+    store = stores.acquire()
+    try:
+        return store.version_of(game_id)
+    finally:
+        stores.release(store)
+
+
+@bp.get("/games/<game_id>/events/stream")
+def event_stream(game_id: str) -> Response:
+    """Server-Sent Events: ``version`` each time the game's version grows.
+
+    Reads one integer per poll through the store; ends after ``STREAM_SECONDS`` (the
+    browser's EventSource reconnects by itself, sending ``Last-Event-ID``)."""
+    stores: StorePool = current_app.extensions["referee.stores"]
+    seconds = float(current_app.config.get("FOLLOW_STREAM_SECONDS", STREAM_SECONDS))
+    poll = float(current_app.config.get("FOLLOW_STREAM_POLL", STREAM_POLL))
+    current = get_store().version_of(game_id)
+    if current is None:
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
+    since_text = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
+    since = int(since_text) if since_text.isascii() and since_text.isdigit() else None
+    limit = int(current_app.config.get("FOLLOW_STREAMS_MAX", STREAMS_MAX))
+    counter = current_app.extensions.setdefault("companion_streams", {"open": 0})
+
+    def events() -> Iterator[str]:
+        with _streams_lock:  # taken here, so a stream that never starts holds no slot
+            held = counter["open"] < limit
+            if held:
+                counter["open"] += 1
+        try:
+            last = since
+            # with every stream slot taken, answer at once and let the browser ask again
+            # in a few seconds: polling instead of holding one more server thread
+            yield "retry: 1500\n\n" if held else "retry: 4000\n\n"
+            if last is None or current != last:
+                yield f"id: {current}\nevent: version\ndata: {json.dumps({'version': current})}\n\n"
+                last = current
+            if not held:
+                return
+            started = beat = time.monotonic()
+            while time.monotonic() - started < seconds:
+                time.sleep(poll)
+                version = _version(stores, game_id)
+                if version is None:
+                    yield "event: gone\ndata: {}\n\n"
+                    return
+                if version != last:
+                    last = version
+                    yield f"id: {version}\nevent: version\ndata: {json.dumps({'version': version})}\n\n"
+                    beat = time.monotonic()
+                elif time.monotonic() - beat >= STREAM_HEARTBEAT:
+                    beat = time.monotonic()
+                    yield ": still here\n\n"
+        finally:
+            if held:
+                with _streams_lock:
+                    counter["open"] -= 1
+
+    response = Response(events(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,208 @@
+"""The scoresheet as a PDF, made in-process by a library (``referee.scoresheet_pdf``).
+
+Bounded: at most ``PDF_IN_FLIGHT`` PDFs are made at once, each by a child process (so a
+PDF never competes with plays for the interpreter, and one that hangs is killed); a request beyond that is answered at
+once with 503 and ``Retry-After`` instead of queueing behind the others and holding a
+server thread. A PDF already made for the game's version, language and paper is reused.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from flask import Response, abort, current_app, render_template, request
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.web import get_store
+from referee.web.companion.common import bp, load_game
+
+PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
+PDF_TIMEOUT = 30.0  # seconds a PDF may take before the request gives up
+RETRY_AFTER = 5  # seconds a refused request is asked to wait
+CACHE_SIZE = 32
+ROOT = Path(__file__).resolve().parents[3]  # the child imports this checkout's referee
+# Where Letter paper is the custom; elsewhere A4 (a table can ask for either: ?paper=).
+LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "PR"})
+
+_lock = threading.Lock()
+_slots: dict[int, threading.BoundedSemaphore] = {}
+_made: OrderedDict[tuple[str, int, str, str], tuple[bytes, str]] = OrderedDict()  # PDF, file name
+
+
+class PdfFailed(RuntimeError):
+    pass
+
+
+def slots() -> threading.BoundedSemaphore:
+    limit = int(current_app.config.get("PDF_IN_FLIGHT", PDF_IN_FLIGHT))
+    with _lock:
+        return _slots.setdefault(limit, threading.BoundedSemaphore(limit))
+
+
+def paper_for(choice: str | None) -> str:
+    """``?paper=a4|letter`` when the table chose; else Letter where it is the custom (the
+    browser's first language names such a region), A4 everywhere else."""
+    if choice in PAPERS:
+        return choice
+    for value, _quality in request.accept_languages:
+        region = value.replace("_", "-").split("-")[1:2]
+        return "letter" if region and region[0].upper() in LETTER_REGIONS else "a4"
+    return "a4"
+
+
+def kozel_points(value: int, open_: bool) -> str:
+    return str(value) if open_ or not value else f"+{value}"
+
+
+def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
+    """The printed scoresheet's texts, from the same context as the scoresheet page."""
+    config, game = context["config"], context["game"]
+    kozel = context["is_kozel"]
+    players = list(config.players)
+    subtitle = " · ".join(
+        [
+            _("double-%(highest)s set", highest=config.highest),
+            str(context["mode_label"]),
+            ngettext("%(num)s player", "%(num)s players", len(players)),
+            _("started %(date)s", date=game.created[:10]),
+            str(context["progress"]),
+        ]
+    )
+    header = [_("Round")]
+    if not kozel:
+        header.append(_("Engine") if config.game == "mexican-train" else _("Double"))
+    header += players
+    rows = []
+    for row in context["rows"]:
+        first = str(row["number"])
+        ledger = row["ledger"]
+        if ledger and ledger.get("pot"):
+            first += "\n" + _("pot +%(points)s", points=ledger["pot"])
+        first += "\n" + str(row["end"])
+        cells = [first]
+        if not kozel:
+            cells.append(row["double"] or "")
+        for name in players:
+            if kozel and ledger:
+                entry = ledger["players"][name]
+                cells.append(f"{entry['points']}\n{kozel_points(entry['after'], entry['open'])}")
+            else:
+                cells.append(f"{row['points'][name]}\n{row['totals'][name]}")
+        rows.append(cells)
+    offset = 1 if kozel else 2
+    totals = [_("Total")] + ([] if kozel else [""])
+    winners = []
+    for index, s in enumerate(context["standings"]):
+        if kozel:
+            totals.append(kozel_points(s["total"] if s["open"] else s["remembered"], bool(s["open"])))
+        else:
+            totals.append(str(s["total"]))
+        if s["winner"]:
+            winners.append(index + offset)
+    notes = []
+    if not rows:
+        notes.append(_("No round booked yet."))
+    else:
+        notes.append(_("Each cell: the round's points, and below it the running total."))
+    if context["winners"]:
+        names = _(" and ").join(context["winners"])
+        notes.append(ngettext("Winner:", "Winners:", len(context["winners"])) + " " + names)
+    if context["tie_break"]:
+        notes.append(str(context["tie_break"]))
+    if context["left"]:
+        notes.append(_("%(player)s left the game (kz.rating.left).", player=context["left"]))
+    if context["goats"]:
+        notes.append(_("Goat:") + " " + _(" and ").join(context["goats"]))
+    if context["rating"]:
+        notes.append(
+            _("Rating:") + " " + " · ".join(f"{name} {points}" for name, points in context["rating"].items())
+        )
+    if not context["match"].finished:
+        notes.append(_("Game in progress — %(progress)s.", progress=context["progress"]))
+    return Sheet(
+        title=_("%(game)s — scoresheet", game=context["title"]),
+        subtitle=subtitle,
+        header=header,
+        rows=rows,
+        totals=totals,
+        winners=winners,
+        rules=[str(line) for line in context["rules_in_force"]],
+        notes=notes,
+        paper=paper,
+        author=_("Domino Referee"),
+    )
+
+
+def busy(message: str, status: int = 503) -> Response:
+    body = render_template("companion/unavailable.html", message=message)
+    response = Response(body, status=status, mimetype="text/html")
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def make_pdf(sheet: Sheet) -> bytes:
+    """The PDF, made by a child process (its own interpreter: no lock shared with plays)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "referee.scoresheet_pdf"],
+            input=to_json(sheet).encode("utf-8"),
+            capture_output=True,
+            timeout=float(current_app.config.get("PDF_TIMEOUT", PDF_TIMEOUT)),
+            cwd=ROOT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise PdfFailed(_("The scoresheet took too long to make: try again in a few seconds.")) from None
+    except OSError as error:
+        current_app.logger.warning("the scoresheet PDF could not start: %s", error)
+        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds.")) from None
+    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
+        current_app.logger.warning("the scoresheet PDF failed: %s", done.stderr[-2000:])
+        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds."))
+    return done.stdout
+
+
+@bp.get("/games/<game_id>/scoresheet.pdf")
+def scoresheet_pdf(game_id: str) -> Response:
+    from referee.web.i18n import current_lang
+    from referee.web.pages import game_context
+
+    version = get_store().version_of(game_id)  # (one integer: a refusal below costs little)
+    if version is None:
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
+    paper = paper_for(request.args.get("paper"))
+    key = (game_id, version, current_lang(), paper)
+    with _lock:
+        made = _made.get(key)
+    if made is None:
+        slot = slots()
+        if not slot.acquire(blocking=False):
+            return busy(_("Other scoresheets are being made right now: try again in a few seconds."))
+        try:
+            game = load_game(game_id)
+            sheet = sheet_of(game_context(game), paper)
+            try:
+                pdf = make_pdf(sheet)
+            except PdfFailed as error:
+                return busy(str(error))
+        finally:
+            slot.release()
+        stamp = "".join(ch for ch in game.created[:10] if ch.isascii() and (ch.isalnum() or ch == "-"))
+        safe_id = "".join(ch for ch in game.id if ch.isascii() and (ch.isalnum() or ch in "-_"))
+        made = (pdf, f"scoresheet-{game.match.config.game}-{stamp}-{safe_id}-{paper}.pdf")
+        with _lock:
+            _made[(game_id, game.version, *key[2:])] = made
+            while len(_made) > CACHE_SIZE:
+                _made.popitem(last=False)
+    response = Response(made[0], mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{made[1]}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
