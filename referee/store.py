@@ -707,6 +707,8 @@ class Store:
             self._row(game_id, trashed=True)
             self.db.execute("delete from events where game_id = ?", [game_id])
             self.db.execute("delete from pin_failures where game_id = ?", [game_id])
+            self.db.execute("delete from sent_hands where game_id = ?", [game_id])
+            self.db.execute("delete from hand_sends where game_id = ?", [game_id])
             self.db.execute("delete from games where id = ?", [game_id])
         self._lent.pop(game_id, None)
         if self.cache is not None:

@@ -6,6 +6,7 @@ accepted by the engines and the served app, and that the JSON figures are all th
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import pickle
@@ -168,7 +169,9 @@ def test_taps_measure(tmp_path):
 def _same(a, b, path="match"):
     """Deep equality of two object graphs (attributes, slots, containers)."""
     assert type(a) is type(b), path
-    if isinstance(a, (list, tuple)):
+    if isinstance(a, enum.Enum):  # members are singletons: their class is not walked
+        assert a is b, path
+    elif isinstance(a, (list, tuple)):
         assert len(a) == len(b), path
         for index, (x, y) in enumerate(zip(a, b)):
             _same(x, y, f"{path}[{index}]")
