@@ -229,7 +229,7 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
     if kind == "action":
         match.apply(Action.from_json(payload))
     elif kind == "hands":
-        match.enter_hands(payload["round"], {"hands": payload["hands"]})
+        match.enter_hands(payload["round"], {key: value for key, value in payload.items() if key != "round"})
     else:
         raise ValueError(f"unknown event kind {kind!r}")
 

@@ -239,12 +239,13 @@ class GameDeclaration:
             raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
         return {option.name: option.parse(raw, highest) for option in self.options}
 
-    def in_force(self, options: Mapping[str, Any]) -> list[dict[str, str]]:
+    def in_force(self, options: Mapping[str, Any], highest: int) -> list[dict[str, str]]:
         """The house rules switched on (not at their default): rule id and one line each."""
         lines = []
         for option in self.house_rules:
-            value = options.get(option.name, option.default)
-            if value == option.default:
+            default = option.resolved_default(highest)
+            value = options.get(option.name, default)
+            if value == default or value is None:
                 continue
             shown = "" if option.kind == FLAG else option.label_of(value)
             lines.append({"rule": option.rule, "label": option.label, "value": shown, "help": option.help})

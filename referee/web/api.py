@@ -159,10 +159,12 @@ def post_hands(game_id: str, number: str):
     version = expected_version(body)
     if not isinstance(body, dict) or "hands" not in body or not isinstance(body["hands"], dict):
         raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.')
-    unknown = sorted(set(body) - {"hands", "version"})
+    unknown = sorted(set(body) - {"hands", "markers", "version"})
     if unknown:
         raise BadRequest(f"Unknown field {unknown[0]!r}.")
     payload = {"round": int(number), "hands": body["hands"]}
+    if "markers" in body:  # mt.house.marker: a score pad names the marked trains
+        payload["markers"] = body["markers"]
     game = get_store().change(game_id, "hands", payload, version, guard=check_pin)
     return answer(game)
 
