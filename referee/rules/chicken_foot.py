@@ -448,8 +448,10 @@ class ChickenFootRound(RoundEngine):
                 spinner=str(self.spinner),
             )
         if action.type == "play":
-            if action.tile != self.spinner and self._lower_start_allowed():
-                if not (action.tile.is_double and action.tile.low < self.spinner.low):
+            tile = action.tile
+            assert tile is not None  # Action.from_json: a play has a tile
+            if tile != self.spinner and self._lower_start_allowed():
+                if not (tile.is_double and tile.low < self.spinner.low):
                     raise refuse(
                         "cf.house.start",
                         "The round starts with the {spinner}, or when no one holds it with the highest "
@@ -677,7 +679,7 @@ class ChickenFoot(GameRules):
     @classmethod
     def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
         first = highest if options.first_double is None else options.first_double  # cf.house.rounds
-        return first - options.last_double + 1
+        return int(first - options.last_double + 1)
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: ChickenFootOptions) -> Tile:
