@@ -493,6 +493,11 @@ class GameRules:
         """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
 
     @classmethod
+    def entry_fact_names(cls, options: Any, referee: bool) -> tuple[str, ...]:
+        """The facts a hands entry of this game may name beside the hands (``markers``)."""
+        return ()
+
+    @classmethod
     def entry_facts(
         cls, extra: Mapping[str, Any], options: Any, players: tuple[str, ...], referee: bool
     ) -> dict[str, Any]:

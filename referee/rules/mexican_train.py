@@ -875,6 +875,11 @@ class MexicanTrain(GameRules):
         return total
 
     @classmethod
+    def entry_fact_names(cls, options: MexicanTrainOptions, referee: bool) -> tuple[str, ...]:
+        """A score pad with a marker penalty names the marked trains (referee mode sees them)."""
+        return ("markers",) if getattr(options, "marker_penalty", 0) and not referee else ()
+
+    @classmethod
     def entry_facts(
         cls, extra: Mapping[str, Any], options: MexicanTrainOptions, players: tuple[str, ...], referee: bool
     ) -> dict[str, Any]:

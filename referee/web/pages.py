@@ -619,6 +619,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     values = {str(tile): value for tile, value in rules.tile_values(config.highest, config.options).items()}
     double = rules.round_double(number, config.highest, config.options)
     return {
+        "takes_markers": "markers" in rules.entry_fact_names(config.options, match.referee),
         "game": stored,
         "match": match,
         "config": config,
@@ -668,6 +669,7 @@ def hands(game_id: str, number: int):
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+                getattr(form, f"m{index}").data = name in record.facts.get("markers", ())
         else:
             # The player the referee saw go out is entered as out already.
             outcome = (
@@ -690,9 +692,14 @@ def hands(game_id: str, number: int):
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
             }
-            stored = store.change(
-                game_id, "hands", {"round": number, "hands": entries}, version, guard=check_pin
-            )
+            payload: dict[str, Any] = {"round": number, "hands": entries}
+            if "markers" in stored.match.rules.entry_fact_names(
+                stored.match.config.options, stored.match.referee
+            ):
+                payload["markers"] = [
+                    name for index, name in enumerate(players) if getattr(form, f"m{index}").data
+                ]
+            stored = store.change(game_id, "hands", payload, version, guard=check_pin)
         except UnknownRound:
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
@@ -724,6 +731,7 @@ def hands(game_id: str, number: int):
         refusal=refusal,
         mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
+        markers=[getattr(form, f"m{index}") for index in range(len(players))],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
 
