@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.rules import GAMES
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
     EndReason,
     GameResult,
@@ -34,7 +35,7 @@ from referee.tiles import Tile, TileError, full_set
 
 MODES = ("referee", "scores")
 NAME_MAX = 40
-PLAYERS_MAX = 30
+PLAYERS_MAX = PLAYERS_MOST
 END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
 
 

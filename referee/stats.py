@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 
 from referee.match import Match
 
-GAME_TITLES = {"mexican-train": "Mexican Train", "chicken-foot": "Chicken Foot", "kozel": "Kozel"}
-
 
 def player_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()

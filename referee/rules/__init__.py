@@ -1,10 +1,44 @@
-"""The pure rules core: one module per game, sharing ``base``."""
+"""The pure rules core: one module per game, sharing ``base``.
 
-from referee.rules.base import Action, BadRequest, RoundEnd, RoundRecord, RuleViolation, Standing
+``GAMES`` is the registry the rest of the app reads: each game's rules class, whose
+``declaration`` (``referee.rules.options.GameDeclaration``) describes the game once.
+"""
+
+from referee.rules.base import Action, BadRequest, GameRules, RoundEnd, RoundRecord, RuleViolation, Standing
 from referee.rules.chicken_foot import ChickenFoot
 from referee.rules.kozel import Kozel
 from referee.rules.mexican_train import MexicanTrain
+from referee.rules.options import GameDeclaration, Option
 
-GAMES = {rules.name: rules for rules in (MexicanTrain, ChickenFoot, Kozel)}
+GAMES: dict[str, type[GameRules]] = {rules.name: rules for rules in (MexicanTrain, ChickenFoot, Kozel)}
 
-__all__ = ["GAMES", "Action", "BadRequest", "RoundEnd", "RoundRecord", "RuleViolation", "Standing"]
+
+def game_rules(key: str) -> type[GameRules]:
+    """The rules of the game called ``key`` (``KeyError`` if there is none)."""
+    return GAMES[key]
+
+
+def declaration(key: str) -> GameDeclaration:
+    """How the game called ``key`` is described: title, sets, players, options."""
+    return GAMES[key].declaration
+
+
+def title(key: str) -> str:
+    """The game's title (a translatable ``Phrase``), or the key itself for an unknown game."""
+    return GAMES[key].declaration.title if key in GAMES else key
+
+
+__all__ = [
+    "GAMES",
+    "Action",
+    "BadRequest",
+    "GameDeclaration",
+    "Option",
+    "RoundEnd",
+    "RoundRecord",
+    "RuleViolation",
+    "Standing",
+    "declaration",
+    "game_rules",
+    "title",
+]

@@ -9,9 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from referee.tiles import Tile, TileError, full_set
+
+if TYPE_CHECKING:
+    from referee.rules.options import GameDeclaration
+
+PLAYERS_MOST = 30  # the most players any game takes (names are checked in referee.match)
 
 ACTION_TYPES = ("play", "draw", "pass", "end", "start", "leave", "undo")
 
@@ -455,8 +460,12 @@ class Standing:
 
 
 class GameRules:
-    """One game's configuration and scoring (variants are configuration, as in chess)."""
+    """One game's configuration and scoring (variants are configuration, as in chess).
 
+    ``declaration`` describes the game once (``referee.rules.options``); ``name``,
+    ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it."""
+
+    declaration: ClassVar[GameDeclaration]
     name: ClassVar[str]
     prefix: ClassVar[str]
     title: ClassVar[str]
@@ -467,7 +476,20 @@ class GameRules:
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:
-        return cls.Options.from_json(raw, highest, len(players))
+        """The game's options from the ``options`` of a new game, checked against the
+        declaration (400 for a wrong key, type or value) and then by ``check_options``."""
+        values = cls.declaration.parse(raw, highest)
+        cls.check_options(raw or {}, values, highest)
+        return cls.Options(**values)
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
+
+    @classmethod
+    def house_rules_in_force(cls, options: Any) -> list[dict[str, str]]:
+        """The house rules switched on: ``{"rule", "label", "value", "help"}`` each."""
+        return cls.declaration.in_force(options)
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: Any) -> None:
@@ -539,57 +561,6 @@ def lowest_totals(totals: Mapping[str, int]) -> list[str]:
     best = min(totals.values())
     leaders = [name for name, total in totals.items() if total == best]
     return [] if len(leaders) == len(totals) else leaders
-
-
-def options_from_json(raw: Any, known: Iterable[str]) -> dict[str, Any]:
-    """Shape check shared by every game's options: an object with known keys only."""
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise bad_request("'options' must be a JSON object.", field="options")
-    unknown = sorted(set(raw) - set(known))
-    if unknown:
-        raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
-    return dict(raw)
-
-
-def int_option(
-    raw: Mapping[str, Any],
-    key: str,
-    default: int | None,
-    allowed: Iterable[int] | None = None,
-    low: int | None = None,
-    high: int | None = None,
-) -> int | None:
-    value = raw.get(key, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise bad_request("Option {key!r} must be a whole number.", field=key, key=key)
-    if allowed is not None and value not in tuple(allowed):
-        raise bad_request(
-            "Option {key!r} must be one of {allowed}.",
-            field=key,
-            key=key,
-            allowed=", ".join(map(str, allowed)),
-        )
-    if (low is not None and value < low) or (high is not None and value > high):
-        if high is None:
-            raise bad_request("Option {key!r} must be at least {low}.", field=key, key=key, low=low)
-        raise bad_request(
-            "Option {key!r} must be between {low} and {high}.", field=key, key=key, low=low, high=high
-        )
-    return value
-
-
-def choice_option(raw: Mapping[str, Any], key: str, default: str, allowed: Iterable[str]) -> str:
-    value = raw.get(key, default)
-    allowed = tuple(allowed)
-    if value not in allowed:
-        raise bad_request(
-            "Option {key!r} must be one of {allowed}.", field=key, key=key, allowed=", ".join(allowed)
-        )
-    return str(value)
 
 
 def face_points(tiles: Iterable[Tile], double_blank: int) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
     EndReason,
     GameRules,
@@ -17,33 +17,117 @@ from referee.rules.base import (
     RoundSetup,
     RuleViolation,
     Standing,
+    bad_request,
     face_points,
-    int_option,
-    options_from_json,
     phrase,
     refuse,
 )
+from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, GameOptions, Option
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
 
+DECLARATION = GameDeclaration(
+    key="chicken-foot",
+    prefix="cf",
+    title=phrase("Chicken Foot"),
+    sets=(9, 12, 15, 18),
+    default_set=9,
+    players=(2, PLAYERS_MOST),
+    options=(
+        Option(
+            "double_blank",
+            CHOICE,
+            50,
+            "cf.score",
+            phrase("Double-blank 0-0 counts"),
+            phrase("What a 0-0 left in a hand scores."),
+            choices=(Choice(50, phrase("50 (usual)")), Choice(25, "25"), Choice(0, "0")),
+        ),
+        Option(
+            "arms",
+            CHOICE,
+            4,
+            "cf.spinner",
+            phrase("Spinner arms"),
+            phrase("How many arms grow from the spinner."),
+            choices=(Choice(4, phrase("4 (usual)")), Choice(6, "6")),
+        ),
+        Option(
+            "hand_size",
+            RANGE,
+            7,
+            "cf.players",
+            phrase("Tiles per player"),
+            phrase("How many tiles each player is dealt."),
+            low=1,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "first_double",
+            RANGE,
+            SET_HIGHEST,
+            "cf.house.rounds",
+            phrase("First round's double (blank: the highest double)"),
+            phrase("The start double of the first round: a lower one makes a shorter game."),
+            low=0,
+            high=SET_HIGHEST,
+            house=True,
+        ),
+        Option(
+            "last_double",
+            RANGE,
+            0,
+            "cf.house.rounds",
+            phrase("Last round's double"),
+            phrase("The start double of the last round."),
+            low=0,
+            high=SET_HIGHEST,
+            house=True,
+        ),
+        Option(
+            "missing_start",
+            CHOICE,
+            "draw",
+            "cf.house.start",
+            phrase("Nobody holds the round's double"),
+            phrase("What happens when no one holds the round's double after the deal."),
+            choices=(
+                Choice("draw", phrase("Draw until someone has it (usual)")),
+                Choice("next", phrase("Start with the highest double held")),
+            ),
+            house=True,
+        ),
+        Option(
+            "double_out_penalty",
+            RANGE,
+            0,
+            "cf.house.double-out",
+            phrase("Penalty for going out on a double"),
+            phrase("A player who goes out by playing a double scores this many points instead of 0."),
+            low=0,
+            high=100,
+            house=True,
+        ),
+        Option(
+            "open_foot_penalty",
+            RANGE,
+            0,
+            "cf.house.foot",
+            phrase("Penalty for an unfinished foot"),
+            phrase("Points added at the round's end to whoever laid a double whose foot lacks toes."),
+            low=0,
+            high=100,
+            house=True,
+        ),
+    ),
+)
 
-@dataclass(frozen=True, slots=True)
-class ChickenFootOptions:
-    double_blank: int = 50
-    arms: int = 4
-    hand_size: int = 7
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> ChickenFootOptions:
-        raw = options_from_json(raw, ("double_blank", "arms", "hand_size"))
-        return cls(
-            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)) or 0,
-            arms=int_option(raw, "arms", 4, allowed=(4, 6)) or 4,
-            hand_size=int_option(raw, "hand_size", 7, low=1) or 7,  # too big: cf.players (422)
-        )
+class ChickenFootOptions(GameOptions):
+    """The options of a Chicken Foot game (``DECLARATION``)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"double_blank": self.double_blank, "arms": self.arms, "hand_size": self.hand_size}
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 TOES_PER_FOOT = 3
@@ -519,13 +603,19 @@ def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile
 
 
 class ChickenFoot(GameRules):
-    name = "chicken-foot"
-    prefix = "cf"
-    title = "Chicken Foot"
-    default_set = 9
-    sets = (9, 12, 15, 18)
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
+    sets = DECLARATION.sets
     Options = ChickenFootOptions
     Round = ChickenFootRound
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        if values["last_double"] > values["first_double"]:
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -22,14 +21,12 @@ from referee.rules.base import (
     Standing,
     Team,
     bad_request,
-    choice_option,
-    int_option,
-    options_from_json,
     phrase,
     placings_by,
     refuse,
     tile_error_text,
 )
+from referee.rules.options import CHOICE, FLAG, RANGE, Choice, GameDeclaration, GameOptions, Option
 from referee.tiles import Tile, TileError, full_set
 
 HAND_SIZE = 7
@@ -38,28 +35,65 @@ OPEN_AT = 12  # kz.score.remember / kz.score.open: a round score over 12 opens t
 RATING_BASE = 100  # kz.rating: (100 - own points) / 10
 
 
-@dataclass(frozen=True, slots=True)
-class KozelOptions:
-    fish: str = "all"
-    lose_at: int = 101
-    zero_zero: int = 10
-    teams: bool = False  # kz.teams
+DECLARATION = GameDeclaration(
+    key="kozel",
+    prefix="kz",
+    title=phrase("Kozel"),
+    choice_label=phrase("Kozel (Goat)"),
+    sets=(SET_HIGHEST,),
+    default_set=SET_HIGHEST,
+    players=(2, 4),
+    options=(
+        Option(
+            "fish",
+            CHOICE,
+            "all",
+            "kz.fish",
+            phrase("Fish"),
+            phrase("Who scores when the line is blocked."),
+            choices=(
+                Choice("all", phrase("For all: each scores own hand")),
+                Choice("one", phrase("To one: highest hand takes all")),
+            ),
+        ),
+        Option(
+            "zero_zero",
+            CHOICE,
+            10,
+            "kz.score.zero",
+            phrase("A lone 0-0 counts"),
+            phrase("What a 0-0 left alone in a hand scores."),
+            choices=(Choice(10, phrase("10 (usual)")), Choice(25, "25")),
+        ),
+        Option(
+            "lose_at",
+            RANGE,
+            101,
+            "kz.goat",
+            phrase("The goat is the first to reach"),
+            phrase("The account that makes a player the goat."),
+            low=1,
+            high=10000,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "teams",
+            FLAG,
+            False,
+            "kz.teams",
+            phrase("Play in teams of two"),
+            phrase("Four players: the 1st and 3rd against the 2nd and 4th, one account per team."),
+            house=True,
+        ),
+    ),
+)
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> KozelOptions:
-        raw = options_from_json(raw, ("fish", "lose_at", "zero_zero", "teams"))
-        teams = raw.get("teams", False)
-        if not isinstance(teams, bool):
-            raise bad_request("Option {key!r} must be true or false.", field="teams", key="teams")
-        return cls(
-            fish=choice_option(raw, "fish", "all", ("all", "one")),
-            lose_at=int_option(raw, "lose_at", 101, low=1, high=10000) or 101,
-            zero_zero=int_option(raw, "zero_zero", 10, allowed=(10, 25)) or 10,
-            teams=teams,
-        )
 
-    def to_json(self) -> dict[str, Any]:
-        return {"fish": self.fish, "lose_at": self.lose_at, "zero_zero": self.zero_zero, "teams": self.teams}
+class KozelOptions(GameOptions):
+    """The options of a Kozel game (``DECLARATION``)."""
+
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 _NON_DOUBLES_WITH = tuple(
@@ -534,11 +568,12 @@ class KozelRound(RoundEngine):
 
 
 class Kozel(GameRules):
-    name = "kozel"
-    prefix = "kz"
-    title = "Kozel"
-    default_set = 6
-    sets = (6,)
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
+    sets = DECLARATION.sets
     Options = KozelOptions
     Round = KozelRound
 
@@ -595,7 +630,7 @@ class Kozel(GameRules):
     def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
         tiles = list(tiles)
         if tiles == [Tile(0, 0)]:
-            return options.zero_zero  # kz.score.zero
+            return int(options.zero_zero)  # kz.score.zero
         return sum(tile.pips for tile in tiles)
 
     @classmethod

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
     EndReason,
     GameRules,
@@ -17,12 +18,19 @@ from referee.rules.base import (
     RoundSetup,
     Standing,
     bad_request,
-    choice_option,
     face_points,
-    int_option,
-    options_from_json,
     phrase,
     refuse,
+)
+from referee.rules.options import (
+    CHOICE,
+    FLAG,
+    RANGE,
+    SET_HIGHEST,
+    Choice,
+    GameDeclaration,
+    GameOptions,
+    Option,
 )
 from referee.rules.scoring import lowest_total_standing
 from referee.tiles import Tile, set_size
@@ -35,54 +43,184 @@ DEAL = {
 BIG_SET_HAND = 11  # double-15 / double-18 with 9–12 players (mt.deal)
 
 
-@dataclass(frozen=True, slots=True)
-class MexicanTrainOptions:
-    double_blank: int = 50
-    first_turn: str = "single"
-    doubles_order: str = "oldest"
-    hand_size: int | None = None
-    first_double: int | None = None
-    last_double: int = 0
-    tie_break: str = "share"
+DOUBLE_BLANK_CHOICES = (
+    Choice(50, phrase("50 (usual)")),
+    Choice(25, "25"),
+    Choice(0, "0"),
+)
 
-    @classmethod
-    def from_json(cls, raw: Any, highest: int, player_count: int) -> MexicanTrainOptions:
-        raw = options_from_json(
-            raw,
-            (
-                "double_blank",
-                "first_turn",
-                "doubles_order",
-                "hand_size",
-                "first_double",
-                "last_double",
-                "tie_break",
+DECLARATION = GameDeclaration(
+    key="mexican-train",
+    prefix="mt",
+    title=phrase("Mexican Train"),
+    sets=(6, 9, 12, 15, 18),
+    default_set=12,
+    players=(2, PLAYERS_MOST),
+    options=(
+        Option(
+            "double_blank",
+            CHOICE,
+            50,
+            "mt.score",
+            phrase("Double-blank 0-0 counts"),
+            phrase("What a 0-0 left in a hand scores."),
+            choices=DOUBLE_BLANK_CHOICES,
+        ),
+        Option(
+            "first_turn",
+            CHOICE,
+            "single",
+            "mt.first-turn",
+            phrase("First turn"),
+            phrase("Whether the first turn is one tile or a chain on your own train."),
+            choices=(
+                Choice("single", phrase("One tile, like any turn")),
+                Choice("build", phrase("Build: lay a chain on your own train")),
             ),
-        )
-        first = int_option(raw, "first_double", highest, low=0, high=highest) or 0
-        last = int_option(raw, "last_double", 0, low=0, high=highest) or 0
-        if last > first:
-            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
-        return cls(
-            double_blank=int_option(raw, "double_blank", 50, allowed=(0, 25, 50)) or 0,
-            first_turn=choice_option(raw, "first_turn", "single", ("single", "build")),
-            doubles_order=choice_option(raw, "doubles_order", "oldest", ("oldest", "newest")),
-            hand_size=int_option(raw, "hand_size", None, low=1),  # too big: mt.deal (422)
-            first_double=first,
-            last_double=last,
-            tie_break=choice_option(raw, "tie_break", "share", ("share", "chicken-foot")),
-        )
+        ),
+        Option(
+            "doubles_order",
+            CHOICE,
+            "oldest",
+            "mt.double.order",
+            phrase("Several open doubles"),
+            phrase("Which open double must be satisfied first."),
+            choices=(
+                Choice("oldest", phrase("Satisfy the oldest first")),
+                Choice("newest", phrase("Satisfy the newest first")),
+            ),
+        ),
+        Option(
+            "tie_break",
+            CHOICE,
+            "share",
+            "mt.winner",
+            phrase("Equal lowest totals"),
+            phrase("What happens when two players end with the same lowest total."),
+            choices=(
+                Choice("share", phrase("Share the win")),
+                Choice("chicken-foot", phrase("Chicken Foot tie-break")),
+            ),
+        ),
+        Option(
+            "hand_size",
+            RANGE,
+            None,
+            "mt.deal",
+            phrase("Tiles per player (blank: the usual deal)"),
+            phrase("How many tiles each player is dealt."),
+            low=1,
+        ),
+        Option(
+            "first_double",
+            RANGE,
+            SET_HIGHEST,
+            "mt.engine",
+            phrase("First round's engine (blank: the highest double)"),
+            phrase("The engine of the first round: a lower one makes a shorter game."),
+            low=0,
+            high=SET_HIGHEST,
+        ),
+        Option(
+            "last_double",
+            RANGE,
+            0,
+            "mt.engine",
+            phrase("Last round's engine"),
+            phrase("The engine of the last round."),
+            low=0,
+            high=SET_HIGHEST,
+        ),
+        # House rules (RULES.md section 4), off by default.
+        Option(
+            "own_train_first",
+            FLAG,
+            False,
+            "mt.house.own-first",
+            phrase("Own train first"),
+            phrase("Until your own train has a tile, you may play only on it (or on an open double)."),
+            house=True,
+        ),
+        Option(
+            "double_out",
+            CHOICE,
+            "allowed",
+            "mt.house.double-out",
+            phrase("Going out on a double"),
+            phrase("Whether the last tile of a hand may be a double."),
+            choices=(
+                Choice("allowed", phrase("Allowed")),
+                Choice("refused", phrase("Not allowed: draw or pass instead")),
+            ),
+            house=True,
+        ),
+        Option(
+            "draw",
+            CHOICE,
+            "one",
+            "mt.house.draw",
+            phrase("Drawing"),
+            phrase("How many tiles a player who cannot play draws."),
+            choices=(
+                Choice("one", phrase("Draw one tile, then pass if it does not fit")),
+                Choice("until", phrase("Draw until a tile fits")),
+            ),
+            house=True,
+        ),
+        Option(
+            "out_bonus",
+            RANGE,
+            0,
+            "mt.house.out-bonus",
+            phrase("Bonus for going out"),
+            phrase("The player who goes out scores minus this many points for the round."),
+            low=0,
+            high=50,
+            house=True,
+        ),
+        Option(
+            "marker_penalty",
+            RANGE,
+            0,
+            "mt.house.marker",
+            phrase("Marker penalty"),
+            phrase("Points added at the round's end for a marker left on your own train."),
+            low=0,
+            high=50,
+            house=True,
+        ),
+        Option(
+            "blank_half",
+            CHOICE,
+            0,
+            "mt.house.blank-half",
+            phrase("Blank halves"),
+            phrase("A blank half of a tile left in hand counts 25 (0-0 counts 50)."),
+            choices=(Choice(0, phrase("Count 0 (usual)")), Choice(25, phrase("Count 25 each"))),
+            house=True,
+        ),
+        Option(
+            "doubles_in_hand",
+            CHOICE,
+            "single",
+            "mt.house.doubles",
+            phrase("Doubles left in hand"),
+            phrase("Whether a double left in hand counts its pips or twice its pips."),
+            choices=(
+                Choice("single", phrase("Count their pips (usual)")),
+                Choice("double", phrase("Count twice their pips")),
+            ),
+            house=True,
+        ),
+    ),
+)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "double_blank": self.double_blank,
-            "first_turn": self.first_turn,
-            "doubles_order": self.doubles_order,
-            "hand_size": self.hand_size,
-            "first_double": self.first_double,
-            "last_double": self.last_double,
-            "tie_break": self.tie_break,
-        }
+
+class MexicanTrainOptions(GameOptions):
+    """The options of a Mexican Train game (``DECLARATION``)."""
+
+    __slots__ = ()
+    OPTIONS = DECLARATION.options
 
 
 def standard_hand_size(highest: int, player_count: int) -> int | None:
@@ -586,15 +724,26 @@ def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> li
 
 
 class MexicanTrain(GameRules):
-    name = "mexican-train"
-    prefix = "mt"
-    title = "Mexican Train"
-    default_set = 12
+    declaration = DECLARATION
+    name = DECLARATION.key
+    prefix = DECLARATION.prefix
+    title = DECLARATION.title
+    default_set = DECLARATION.default_set
     # mt.players names the usual sets; any other set of the `tiles` rule is played when the
     # table sets a hand size the tiles suffice for.
-    sets = (6, 9, 12, 15, 18)
+    sets = DECLARATION.sets
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        if values["last_double"] > values["first_double"]:
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
+        if values["blank_half"] and raw.get("double_blank") is not None:
+            raise bad_request(
+                "With 'blank_half' 25 a 0-0 counts 50: leave 'double_blank' unset (mt.house.blank-half).",
+                field="double_blank",
+            )
 
     @classmethod
     def hand_size(cls, highest: int, player_count: int, options: MexicanTrainOptions) -> int:
@@ -645,7 +794,7 @@ class MexicanTrain(GameRules):
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
         first = highest if options.first_double is None else options.first_double
-        return first - options.last_double + 1
+        return int(first - options.last_double + 1)
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:

@@ -12,16 +12,22 @@ import re
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, RadioField, SelectField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
 from wtforms.validators import NumberRange, Optional
 
+from referee.rules import GAMES
 from referee.rules.base import bad_request
+from referee.rules.options import CHOICE, FLAG, Option
 
-GAME_CHOICES = [
-    ("mexican-train", "Mexican Train"),
-    ("chicken-foot", "Chicken Foot"),
-    ("kozel", "Kozel (Goat)"),
-]
 SET_CHOICES = [
     ("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
     ("6", "double-6"),
@@ -30,7 +36,6 @@ SET_CHOICES = [
     ("15", "double-15"),
     ("18", "double-18"),
 ]
-DOUBLE_BLANK = [("50", "50 (usual)"), ("25", "25"), ("0", "0")]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
 
@@ -47,7 +52,11 @@ class Form(FlaskForm):
 class NewGameForm(Form):
     """New game: the same body as ``POST /api/games``."""
 
-    game = SelectField("Game", choices=GAME_CHOICES, default="mexican-train")
+    game = SelectField(
+        "Game",
+        choices=[(key, rules.declaration.label) for key, rules in GAMES.items()],
+        default="mexican-train",
+    )
     players = FieldList(StringField("Player"), min_entries=2)
     set = SelectField("Set", choices=SET_CHOICES, default="")
     mode = RadioField(
@@ -58,58 +67,6 @@ class NewGameForm(Form):
         ],
         default="referee",
     )
-    # Mexican Train
-    mt_double_blank = SelectField("Double-blank 0-0 counts", choices=DOUBLE_BLANK, default="50")
-    mt_first_turn = SelectField(
-        "First turn",
-        choices=[("single", "One tile, like any turn"), ("build", "Build: lay a chain on your own train")],
-        default="single",
-    )
-    mt_doubles_order = SelectField(
-        "Several open doubles",
-        choices=[("oldest", "Satisfy the oldest first"), ("newest", "Satisfy the newest first")],
-        default="oldest",
-    )
-    mt_hand_size = IntegerField(
-        "Tiles per player (blank: the usual deal)", validators=[Optional(), NumberRange(min=1, max=190)]
-    )
-    mt_first_double = IntegerField(
-        "First round's engine (blank: the highest double)",
-        validators=[Optional(), NumberRange(min=0, max=18)],
-    )
-    mt_last_double = IntegerField(
-        "Last round's engine", default=0, validators=[Optional(), NumberRange(min=0, max=18)]
-    )
-    mt_tie_break = SelectField(
-        "Equal lowest totals",
-        choices=[("share", "Share the win"), ("chicken-foot", "Chicken Foot tie-break")],
-        default="share",
-    )
-    # Chicken Foot
-    cf_double_blank = SelectField("Double-blank 0-0 counts", choices=DOUBLE_BLANK, default="50")
-    cf_arms = SelectField("Spinner arms", choices=[("4", "4 (usual)"), ("6", "6")], default="4")
-    cf_hand_size = IntegerField(
-        "Tiles per player", default=7, validators=[Optional(), NumberRange(min=1, max=190)]
-    )
-    # Kozel
-    kz_fish = SelectField(
-        "Fish",
-        choices=[("all", "For all: each scores own hand"), ("one", "To one: highest hand takes all")],
-        default="all",
-    )
-    kz_lose_at = IntegerField(
-        "The goat is the first to reach", default=101, validators=[Optional(), NumberRange(min=1, max=10000)]
-    )
-    kz_zero_zero = SelectField(
-        "A lone 0-0 counts", choices=[("10", "10 (usual)"), ("25", "25")], default="10"
-    )
-    kz_teams = SelectField(
-        "Teams (4 players)",
-        choices=[("no", "Each for themselves"), ("yes", "In teams: 1st and 3rd against 2nd and 4th")],
-        default="no",
-        validate_choice=False,  # only "yes" plays in teams: a form without the field is "no"
-    )
-
     add_player = SubmitField("Add a player")
     start = SubmitField("Start the game")
 
@@ -124,29 +81,56 @@ class NewGameForm(Form):
         if self.set.data:
             body["set"] = int(self.set.data)
         options: dict[str, Any] = {}
-        if game == "mexican-train":
-            options["double_blank"] = int(self.mt_double_blank.data)
-            options["first_turn"] = self.mt_first_turn.data
-            options["doubles_order"] = self.mt_doubles_order.data
-            options["tie_break"] = self.mt_tie_break.data
-            for key in ("hand_size", "first_double", "last_double"):
-                value = getattr(self, "mt_" + key).data
-                if value is not None:
-                    options[key] = value
-        elif game == "chicken-foot":
-            options["double_blank"] = int(self.cf_double_blank.data)
-            options["arms"] = int(self.cf_arms.data)
-            if self.cf_hand_size.data is not None:
-                options["hand_size"] = self.cf_hand_size.data
-        elif game == "kozel":
-            options["fish"] = self.kz_fish.data
-            options["zero_zero"] = int(self.kz_zero_zero.data)
-            if self.kz_lose_at.data is not None:
-                options["lose_at"] = self.kz_lose_at.data
-            if self.kz_teams.data == "yes":
-                options["teams"] = True
+        if game in GAMES:
+            for option in GAMES[game].declaration.options:
+                value = option_value(option, self[field_name(game, option)].data)
+                if value is not None and value != option.default:
+                    options[option.name] = value
         body["options"] = options
         return body
+
+
+def field_name(game: str, option: Option) -> str:
+    """The form field of a game's option: ``mt_double_blank``, ``cf_arms`` …"""
+    return f"{GAMES[game].declaration.prefix}_{option.name}"
+
+
+def option_field(option: Option, highest: int) -> Any:
+    """The form field of a declared option (labels are translated per request:
+    ``referee.web.i18n.translate_form``)."""
+    if option.kind == FLAG:
+        return BooleanField(option.label, default=bool(option.default))
+    if option.kind == CHOICE:
+        return SelectField(
+            option.label,
+            choices=[(str(choice.value), choice.label) for choice in option.choices],
+            default=str(option.default),
+        )
+    high = option.upper(highest)
+    if high is None:  # the game checks the upper bound; the form keeps it to the biggest set
+        high = FORM_MOST
+    default = option.default if isinstance(option.default, int) else None
+    return IntegerField(
+        option.label, default=default, validators=[Optional(), NumberRange(min=option.low, max=high)]
+    )
+
+
+def option_value(option: Option, data: Any) -> Any:
+    """The JSON value of an option's field as submitted (``None``: left blank)."""
+    if option.kind == FLAG:
+        return bool(data)
+    if option.kind == CHOICE:
+        for choice in option.choices:
+            if str(choice.value) == data:
+                return choice.value
+        return option.default
+    return data
+
+
+FORM_MOST = 190  # tiles in a double-18 set: the most anything counted in tiles can be
+for _key, _rules in GAMES.items():  # one field per declared option of every game
+    for _option in _rules.declaration.options:
+        setattr(NewGameForm, field_name(_key, _option), option_field(_option, max(_rules.declaration.sets)))
 
 
 def hands_form_class(count: int) -> type[Form]:

@@ -29,9 +29,10 @@ from urllib.parse import urlsplit
 
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, lazy_gettext
 from flask_wtf.i18n import translations as wtforms_translations
 
+from referee.rules import GAMES, title
 from referee.rules.base import Phrase
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
@@ -409,3 +410,13 @@ def extract_forms(fileobj, keywords, comment_tags, options):
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.List):
             for lineno, label in choice_labels(node.value):
                 yield lineno, None, label, []
+
+
+def game_title(key: str) -> Any:
+    """A game's title from its declaration (``referee.rules``), in the page's language."""
+    return lazy_gettext(str(title(key)))
+
+
+def game_titles() -> dict[str, Any]:
+    """Every game's title, in the page's language, in the registry's order."""
+    return {key: game_title(key) for key in GAMES}

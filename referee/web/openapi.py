@@ -12,6 +12,9 @@ from copy import deepcopy
 from functools import lru_cache
 from typing import Any
 
+from referee.rules import GAMES
+from referee.rules.options import CHOICE, FLAG, Option
+
 TILE_PATTERN = r"^\s*[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}\s*$"
 TILE = {
     "type": "string",
@@ -108,27 +111,31 @@ ROUND_END = {
 }
 STRINGS = {"type": "array", "items": {"type": "string"}}
 
+
+def option_schema(option: Option, sets: tuple[int, ...]) -> dict[str, Any]:
+    """The JSON schema of a declared option (``referee.rules.options``)."""
+    schema: dict[str, Any]
+    if option.kind == FLAG:
+        schema = {"type": "boolean"}
+    elif option.kind == CHOICE:
+        schema = {"type": "integer" if option.numeric else "string", "enum": list(option.values)}
+    else:
+        schema = {"type": "integer"}
+        if option.low is not None:
+            schema["minimum"] = option.low
+        high = option.upper(max(sets))
+        if high is not None:
+            schema["maximum"] = high
+    if option.default is None:
+        schema["type"] = [schema["type"], "null"]
+    schema["description"] = f"{option.help} ({option.rule})"
+    return schema
+
+
+# Every game's options, as its rules module declares them.
 GAME_OPTIONS = {
-    "mexican-train": {
-        "double_blank": {"type": "integer", "enum": [0, 25, 50]},
-        "first_turn": {"type": "string", "enum": ["single", "build"]},
-        "doubles_order": {"type": "string", "enum": ["oldest", "newest"]},
-        "hand_size": {"type": ["integer", "null"], "minimum": 1},
-        "first_double": {"type": ["integer", "null"], "minimum": 0, "maximum": 18},
-        "last_double": {"type": ["integer", "null"], "minimum": 0, "maximum": 18},
-        "tie_break": {"type": "string", "enum": ["share", "chicken-foot"]},
-    },
-    "chicken-foot": {
-        "double_blank": {"type": "integer", "enum": [0, 25, 50]},
-        "arms": {"type": "integer", "enum": [4, 6]},
-        "hand_size": {"type": ["integer", "null"], "minimum": 1},
-    },
-    "kozel": {
-        "fish": {"type": "string", "enum": ["all", "one"]},
-        "lose_at": {"type": "integer", "minimum": 1},
-        "zero_zero": {"type": "integer", "enum": [10, 25]},
-        "teams": {"type": "boolean", "description": "kz.teams: 4 players, partners 1st + 3rd and 2nd + 4th."},
-    },
+    key: {option.name: option_schema(option, rules.declaration.sets) for option in rules.declaration.options}
+    for key, rules in GAMES.items()
 }
 
 
@@ -183,7 +190,7 @@ GAME_STATE = {
     ],
     "properties": {
         "id": {"type": "string"},
-        "game": {"type": "string", "enum": ["mexican-train", "chicken-foot", "kozel"]},
+        "game": {"type": "string", "enum": list(GAMES)},
         "mode": {"type": "string", "enum": ["referee", "scores"]},
         "set": {"type": "integer"},
         "players": STRINGS,
@@ -548,7 +555,7 @@ def openapi_document() -> dict[str, Any]:
                                     "id": {"type": "string"},
                                     "game": {
                                         "type": "string",
-                                        "enum": ["mexican-train", "chicken-foot", "kozel"],
+                                        "enum": list(GAMES),
                                     },
                                     "players": STRINGS,
                                     "status": {"type": "string", "enum": ["playing", "finished"]},

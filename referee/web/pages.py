@@ -37,15 +37,22 @@ from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, full_set
 from referee.web import csrf, get_store, i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
-from referee.web.forms import ConfirmForm, NewGameForm, RedealForm, hand_text, hands_form_class, parse_hand
+from referee.web.forms import (
+    ConfirmForm,
+    NewGameForm,
+    RedealForm,
+    field_name,
+    hand_text,
+    hands_form_class,
+    parse_hand,
+)
+from referee.web.i18n import game_title
 from referee.web.service import PinRequired, PinThrottled, check_pin
 
 bp = Blueprint("pages", __name__)
 
 LAST_TABLE_COOKIE = "last_table"
 MODE_LABEL = {"referee": _l("referee"), "scores": _l("score pad")}
-# The games' names in the page's language (the rules keep their English ``title``).
-TITLES = {"mexican-train": _l("Mexican Train"), "chicken-foot": _l("Chicken Foot"), "kozel": _l("Kozel")}
 
 
 # The PIN refusals of referee.web.service (English class attributes), in the page's language.
@@ -60,7 +67,8 @@ def pin_message(error: PinRequired) -> str:
 
 
 def title_of(game: str) -> Any:
-    return TITLES.get(game) or (GAMES[game].title if game in GAMES else game)
+    """The game's title (its declaration's), in the page's language."""
+    return game_title(game)
 
 
 def _i18n():
@@ -258,7 +266,33 @@ def new_game():
         refusal=refusal,
         defaults={k: v.default_set for k, v in GAMES.items()},
         sets={k: list(v.sets) for k, v in GAMES.items()},
+        games=[rules.declaration for rules in GAMES.values()],
+        field_name=field_name,
+        house=house_summary_data(),
+        house_open=request.args.get("house") == "open",
     ), status
+
+
+def house_summary_data() -> dict[str, Any]:
+    """What the new-game page's summary of house rules reads: each game's house rules with
+    their form field, rule id, default and value labels, in the page's language."""
+    return {
+        "games": {
+            key: [
+                {
+                    "field": field_name(key, option),
+                    "rule": option.rule,
+                    "kind": option.kind,
+                    "label": _(str(option.label)),
+                    "default": str(option.default).lower() if option.kind == "flag" else str(option.default),
+                    "values": {str(choice.value): _(str(choice.label)) for choice in option.choices},
+                }
+                for option in rules.declaration.house_rules
+            ]
+            for key, rules in GAMES.items()
+        },
+        "text": {"none": _("No house rules: the usual rules."), "some": _("House rules in force:")},
+    }
 
 
 # ----- the game --------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def test_tied_players_share_a_place(client, api):
 
 def test_the_new_game_form_plays_kozel_in_teams(client, api):
     form = text(client.get("/games/new?game=kozel"))
-    assert 'name="kz_teams"' in form and 'data-needs-players="4"' in form
+    assert 'name="kz_teams"' in form and 'data-option="kz_teams"' in form
     response = new_game(client, FOUR, game="kozel", set="", kz_teams="yes")
     assert response.status_code == 303
     state = api.state(response.headers["Location"].rsplit("/", 1)[1])

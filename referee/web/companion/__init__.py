@@ -13,6 +13,6 @@ Views only read the store and render; the numbers come from the core (``Match.st
 from __future__ import annotations
 
 from referee.web.companion import follow, pdf, players, pwa, share
-from referee.web.companion.common import TITLES, bp, load_game
+from referee.web.companion.common import bp, load_game
 
-__all__ = ["TITLES", "bp", "follow", "load_game", "pdf", "players", "pwa", "share"]
+__all__ = ["bp", "follow", "load_game", "pdf", "players", "pwa", "share"]

@@ -18,7 +18,8 @@ from referee.store import StoredGame, StorePool
 from referee.tiles import Tile
 from referee.web import get_store
 from referee.web.chart import chart_svg
-from referee.web.companion.common import TITLES, bp, load_game
+from referee.web.companion.common import bp, load_game
+from referee.web.i18n import game_title
 
 STREAM_POLL = 0.5  # seconds between two looks at the game's version
 STREAM_SECONDS = 25.0  # then the stream ends and the browser reconnects (frees the thread)
@@ -94,7 +95,7 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
         "arms": arms,
         "on_table": on_table,
         "finished": finished,
-        "title": TITLES[match.config.game],
+        "title": game_title(match.config.game),
         "chart": chart_svg(match, f"follow-chart-{game.id}"),
         "summary": summary,
         "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),

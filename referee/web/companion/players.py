@@ -6,10 +6,11 @@ from flask import abort, current_app, render_template
 from flask_babel import gettext as _
 
 from referee.rules import GAMES
-from referee.stats import GAME_TITLES, GameSummary, leaderboard, player_key, player_stats, summarize
+from referee.stats import GameSummary, leaderboard, player_key, player_stats, summarize
 from referee.store import GameNotFound
 from referee.web import get_store
-from referee.web.companion.common import TITLES, bp
+from referee.web.companion.common import bp
+from referee.web.i18n import game_title, game_titles
 
 
 def summaries() -> list[GameSummary]:
@@ -38,7 +39,7 @@ def summaries() -> list[GameSummary]:
 @bp.get("/players")
 def players():
     stats = sorted(player_stats(summaries()).values(), key=lambda s: (-s.games, s.key))
-    return render_template("companion/players.html", players=stats, games=TITLES)
+    return render_template("companion/players.html", players=stats, games=game_titles())
 
 
 @bp.get("/players/<path:name>")
@@ -48,21 +49,21 @@ def player(name: str):
     record = stats.get(player_key(name))
     if record is None:
         abort(404, description=_("No game has a player called %(name)r.", name=name))
-    by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAME_TITLES}
+    by_game = {kind: player_stats(games, kind).get(record.key) for kind in GAMES}
     h2h = sorted(record.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
     return render_template(
         "companion/player.html",
         player=record,
         by_game=by_game,
         head_to_head=h2h,
-        games=TITLES,
+        games=game_titles(),
         history=sorted(record.history, key=lambda g: g.created, reverse=True),
     )
 
 
 @bp.get("/leaderboard")
 def leaderboards():
-    return render_template("companion/leaderboards.html", games=TITLES)
+    return render_template("companion/leaderboards.html", games=game_titles())
 
 
 @bp.get("/leaderboard/<game>")
@@ -76,5 +77,5 @@ def leaderboard_page(game: str):
         )
     rows = leaderboard(summaries(), game)
     return render_template(
-        "companion/leaderboard.html", rows=rows, game=game, title=TITLES[game], games=TITLES
+        "companion/leaderboard.html", rows=rows, game=game, title=game_title(game), games=game_titles()
     )

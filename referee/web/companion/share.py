@@ -11,7 +11,8 @@ import segno
 from flask import Response, current_app, render_template, request, url_for
 
 from referee.network import lan_address
-from referee.web.companion.common import TITLES, bp, load_game
+from referee.web.companion.common import bp, load_game
+from referee.web.i18n import game_title
 
 
 def public_base() -> str:
@@ -73,5 +74,5 @@ def share(game_id: str):
         url=url,
         loopback=is_loopback(url),
         lan=lan,
-        title=TITLES[game.match.config.game],
+        title=game_title(game.match.config.game),
     )

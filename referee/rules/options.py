@@ -1,0 +1,250 @@
+"""What a game is, declared once: its key, title, sets, player range and options.
+
+Each game's rules module declares one ``GameDeclaration``; everything else reads it: the
+JSON validation of ``options`` (``GameDeclaration.parse``), the new-game form, the OpenAPI
+document, the scoresheet's list of house rules in force, the titles of pages, stats and
+leaderboards. Adding an option to a game is one ``Option(...)`` in its module (plus the
+rule it changes and the translations of its texts).
+
+An ``Option`` is a small immutable value:
+
+- ``flag``: ``true`` / ``false``;
+- ``choice``: one of ``choices`` (strings or whole numbers, each with a label);
+- ``range``: a whole number from ``low`` to ``high`` (``high`` may be ``SET_HIGHEST``: the
+  highest pip of the game's set; ``None``: no upper bound, the game checks it).
+
+``default`` is the value when the option is absent or ``null``; ``SET_HIGHEST`` means the
+highest pip of the set, ``None`` that the game decides (``hand_size``: the usual deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from referee.rules.base import bad_request
+
+FLAG, CHOICE, RANGE = "flag", "choice", "range"
+KINDS = (FLAG, CHOICE, RANGE)
+SET_HIGHEST = "highest pip of the set"  # a bound or default that follows the set
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One allowed value of a ``choice`` option and how the form names it."""
+
+    value: str | int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a game, as the API names it (API.md) and the rule book explains it."""
+
+    name: str
+    kind: str
+    default: Any
+    rule: str
+    label: str
+    help: str
+    choices: tuple[Choice, ...] = ()
+    low: int | None = None
+    high: int | str | None = None
+    house: bool = False  # a house rule (RULES.md section 4): listed under "House rules"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
+        if self.kind == CHOICE and self.default not in self.values:
+            raise ValueError(f"option {self.name}: default {self.default!r} is not a choice")
+
+    @property
+    def values(self) -> tuple[str | int, ...]:
+        """The allowed values of a ``choice`` option (``(False, True)`` for a flag)."""
+        if self.kind == FLAG:
+            return (False, True)
+        return tuple(choice.value for choice in self.choices)
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the option's values are whole numbers (a range, or a choice of numbers)."""
+        return self.kind == RANGE or (self.kind == CHOICE and all(isinstance(v, int) for v in self.values))
+
+    def resolved_default(self, highest: int) -> Any:
+        return highest if self.default == SET_HIGHEST else self.default
+
+    def upper(self, highest: int) -> int | None:
+        """The highest value allowed with a double-``highest`` set (``None``: no bound)."""
+        return highest if self.high == SET_HIGHEST else self.high  # type: ignore[return-value]
+
+    def label_of(self, value: Any) -> str:
+        """How a value reads on a page: its choice label, or the number."""
+        for choice in self.choices:
+            if choice.value == value:
+                return choice.label
+        return str(value)
+
+    def parse(self, raw: Mapping[str, Any], highest: int) -> Any:
+        """The option's value from an ``options`` object (absent or ``null``: the default).
+
+        Raises ``BadRequest`` (400) naming the option when the value is of the wrong type
+        or not allowed."""
+        key = self.name
+        value = raw.get(key)
+        if value is None:
+            return self.resolved_default(highest)
+        if self.kind == FLAG:
+            if not isinstance(value, bool):
+                raise bad_request("Option {key!r} must be true or false.", field=key, key=key)
+            return value
+        if self.numeric and (isinstance(value, bool) or not isinstance(value, int)):
+            raise bad_request("Option {key!r} must be a whole number.", field=key, key=key)
+        if self.kind == CHOICE:
+            if value not in self.values or isinstance(value, bool):
+                raise bad_request(
+                    "Option {key!r} must be one of {allowed}.",
+                    field=key,
+                    key=key,
+                    allowed=", ".join(map(str, sorted(self.values) if self.numeric else self.values)),
+                )
+            return value
+        low, high = self.low, self.upper(highest)
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                raise bad_request("Option {key!r} must be at least {low}.", field=key, key=key, low=low)
+            raise bad_request(
+                "Option {key!r} must be between {low} and {high}.", field=key, key=key, low=low, high=high
+            )
+        return value
+
+
+class GameOptions(Mapping[str, Any]):
+    """The options a game was created with: every declared option, defaults included.
+
+    Immutable; read as attributes (``options.double_blank``) or as a mapping. Each game
+    has a subclass naming its declared ``OPTIONS``; ``MexicanTrainOptions(draw="until")``
+    builds one directly (absent options take their declared default; a default that
+    follows the set stays ``None``)."""
+
+    __slots__ = ("_values",)
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **values: Any) -> None:
+        known = {option.name: option for option in self.OPTIONS}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise TypeError(f"{type(self).__name__}: unknown option {unknown[0]!r}")
+        filled = {
+            name: values.get(name, None if option.default == SET_HIGHEST else option.default)
+            for name, option in known.items()
+        }
+        object.__setattr__(self, "_values", filled)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("options are immutable")
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and dict(self._values) == dict(other._values)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, tuple(sorted(self._values.items(), key=lambda item: item[0]))))
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{name}={value!r}" for name, value in self._values.items())
+        return f"{type(self).__name__}({inside})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), dict(self._values)))
+
+    def replace(self, **changes: Any) -> GameOptions:
+        return type(self)(**{**self._values, **changes})
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._values)
+
+
+def _rebuild(cls: type[GameOptions], values: dict[str, Any]) -> GameOptions:
+    return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDeclaration:
+    """A game, described once: everything outside its rules module reads this."""
+
+    key: str
+    prefix: str
+    title: str  # a Phrase: translated on the pages
+    sets: tuple[int, ...]
+    default_set: int
+    players: tuple[int, int]  # fewest, most
+    options: tuple[Option, ...]
+    choice_label: str = ""  # the game's name on the new-game page, when it says more than the title
+
+    def __post_init__(self) -> None:
+        names = [option.name for option in self.options]
+        if len(names) != len(set(names)):
+            raise ValueError(f"{self.key}: an option is declared twice")
+        if self.default_set not in self.sets:
+            raise ValueError(f"{self.key}: the default set is not one of the sets")
+
+    @property
+    def label(self) -> str:
+        return self.choice_label or self.title
+
+    def option(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+    @property
+    def house_rules(self) -> tuple[Option, ...]:
+        return tuple(option for option in self.options if option.house)
+
+    @property
+    def table_options(self) -> tuple[Option, ...]:
+        return tuple(option for option in self.options if not option.house)
+
+    def parse(self, raw: Any, highest: int) -> dict[str, Any]:
+        """Every declared option's value from the ``options`` object of a new game.
+
+        ``None`` is no options; an unknown key, a wrong type or a value not allowed is a
+        ``BadRequest`` (400) naming the option."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise bad_request("'options' must be a JSON object.", field="options")
+        known = {option.name for option in self.options}
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
+        return {option.name: option.parse(raw, highest) for option in self.options}
+
+    def in_force(self, options: Mapping[str, Any]) -> list[dict[str, str]]:
+        """The house rules switched on (not at their default): rule id and one line each."""
+        lines = []
+        for option in self.house_rules:
+            value = options.get(option.name, option.default)
+            if value == option.default:
+                continue
+            shown = "" if option.kind == FLAG else option.label_of(value)
+            lines.append({"rule": option.rule, "label": option.label, "value": shown, "help": option.help})
+        return lines
