@@ -360,7 +360,7 @@ class ChickenFootRound(RoundEngine):
 
     # ------------------------------------------------------------------ actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "undo":
             raise refuse(None, "Undo is done by the game, not by the round.")
         if action.type == "leave":
@@ -389,8 +389,7 @@ class ChickenFootRound(RoundEngine):
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = action.player
         assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":

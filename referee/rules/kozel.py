@@ -288,16 +288,12 @@ class KozelRound(RoundEngine):
         }
 
     # ----- actions -------------------------------------------------------------------------
-    def check(self, action: Action) -> None:
-        self._plan(action)
-
-    def apply(self, action: Action) -> None:
-        plan = self._plan(action)
+    def perform(self, action: Action, plan: Plan) -> None:
         player = action.player
-        assert player is not None  # _plan refuses an action without a player
+        assert player is not None  # plan refuses an action without a player
         if plan.kind in ("play", "lead"):
             tile = action.tile
-            assert tile is not None  # _plan refuses a play without a tile
+            assert tile is not None  # plan refuses a play without a tile
             self.placed.add(tile)
             self.hands[player] -= 1
             if plan.kind == "lead":
@@ -337,7 +333,7 @@ class KozelRound(RoundEngine):
             return False
         return self.placed.issuperset(_NON_DOUBLES_WITH[first])
 
-    def _plan(self, action: Action) -> Plan:
+    def plan(self, action: Action) -> Plan:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         kind = action.type
         if kind == "undo":
@@ -424,7 +420,7 @@ class KozelRound(RoundEngine):
 
     def _plan_lead(self, action: Action, index: int) -> Plan:
         player, tile = action.player, action.tile
-        assert player is not None  # _plan checked it is a player of the round
+        assert player is not None  # plan checked it is a player of the round
         if action.type in ("draw", "pass"):
             if action.type == "draw":
                 raise refuse(

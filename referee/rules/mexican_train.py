@@ -390,7 +390,7 @@ class MexicanTrainRound(RoundEngine):
 
     # ----------------------------------------------------------------- actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "start":
             self._check_start(action)
             return
@@ -409,8 +409,7 @@ class MexicanTrainRound(RoundEngine):
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
         if action.type == "start":
             self._turn_index = self._players.index(player)
