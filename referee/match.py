@@ -252,6 +252,19 @@ class Match:
             return []
         return self.rules.leaders(self.standing)
 
+    def round_table(self, number: int) -> tuple[frozenset[Tile], dict[str, int]]:
+        """What the referee saw of round ``number``: the tiles on the table and each hand's
+        size (the live round's engine, or as it was when the round was booked; nothing in a
+        score pad)."""
+        live = number == self.number and self.current_record() is None
+        if live and self.engine is not None and self.referee:
+            return self.engine.tiles_on_table(), self.engine.hand_sizes()
+        return self.tables.get(number, (frozenset(), {}))
+
+    def can_leave(self) -> bool:
+        """Whether a player may leave now, ending the game (kz.rating.left)."""
+        return self.rules.leaving and not self.finished
+
     def has_round(self, number: int) -> bool:
         """Whether ``number`` is a round of this game that hands can be shown or entered for:
         a booked round, or the current one while the game is not finished."""
@@ -328,7 +341,7 @@ class Match:
         self.engine = engine
 
     def _leave(self, player: str) -> None:
-        if self.config.game != "kozel":
+        if not self.rules.leaving:
             raise refuse(None, "Only Kozel has a 'leave' action (kz.rating.left).")
         if self.finished:
             raise refuse("kz.rating.left", "This game is already finished.")
@@ -369,11 +382,7 @@ class Match:
                 None, "The hand of {player} is missing: enter one for every player.", player=missing[0]
             )
         previous = next((r for r in self.rounds if r.number == number), None)
-        live = number == self.number and previous is None
-        if live and self.engine is not None and self.referee:
-            on_table, sizes = self.engine.tiles_on_table(), self.engine.hand_sizes()
-        else:
-            on_table, sizes = self.tables.get(number, (frozenset(), {}))
+        on_table, sizes = self.round_table(number)
         seen: dict[Tile, str] = {}
         points: dict[str, int] = {}
         entries: dict[str, Any] = {}

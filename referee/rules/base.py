@@ -483,6 +483,7 @@ class GameRules:
     sets: ClassVar[tuple[int, ...]]
     Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
+    leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:

@@ -597,8 +597,8 @@ class ChickenFootRound(RoundEngine):
 def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
     """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
     ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
-    nowhere. The table page lights these places."""
-    return [place for place in engine.targets() if engine.is_legal(Action("play", player, tile, on=place))]
+    nowhere (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, tile))
 
 
 class ChickenFoot(GameRules):

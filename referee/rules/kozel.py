@@ -571,6 +571,7 @@ class Kozel(GameRules):
     default_set = DECLARATION.default_set
     sets = DECLARATION.sets
     Options = KozelOptions
+    leaving = True  # kz.rating.left
     Round = KozelRound
 
     @classmethod

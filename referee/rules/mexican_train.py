@@ -717,9 +717,8 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
 
 
 def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
-    tile = Tile.parse(tile)
-    return [key for key in engine.targets() if engine.is_legal(Action("play", player, tile, key))]
+    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, Tile.parse(tile)))
 
 
 class MexicanTrain(GameRules):
