@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from bench import core
-
 if __name__ == "__main__":
-    core.main(sys.argv[1:])
+    if sys.argv[1:2] == ["vision"]:
+        from bench import vision
+
+        vision.main(sys.argv[2:])
+    else:
+        from bench import core
+
+        core.main(sys.argv[1:])

@@ -15,6 +15,10 @@ measured in this run (see docs/BENCHMARKS.md for what each one means and the goa
   divided by one after 5.
 - ``table_page_kb`` / ``table_page_requests``: bytes (headers and bodies) and requests of a
   first load of ``/games/<id>/table`` in Chromium; ``null`` without Chromium or Playwright.
+- ``taps_per_play`` / ``taps_per_hands_entry``: taps a person needs at the table page in
+  Chromium (1024×768) per logged play, and per player's hand at the round's end (a Mexican
+  Train round from a known deal, bench/taps.py; every tap checked to need no scrolling);
+  ``null`` without Chromium or Playwright.
 - ``load_p99_ms_30_clients`` / ``load_errors``: 30 concurrent clients, each logging an
   action per second (its own game) for 30 s (5 s with ``--quick``).
 
@@ -47,6 +51,7 @@ from referee.match import GameConfig, Match
 from referee.rules.base import Action
 from referee.rules.kozel import Kozel, KozelOptions, KozelRound, lead_order
 from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions, MexicanTrainRound
+from referee.serve import THREADS as SERVE_THREADS
 from referee.store import apply_event
 from referee.tiles import full_set
 
@@ -464,7 +469,7 @@ def free_port() -> int:
 class Server:
     """The bench app served by waitress in a subprocess (its own interpreter and GIL)."""
 
-    def __init__(self, database: str, threads: int = 8) -> None:
+    def __init__(self, database: str, threads: int = SERVE_THREADS) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         root = Path(__file__).resolve().parents[1]
@@ -735,6 +740,174 @@ def bench_load(
     }
 
 
+def _get(
+    port: int, path: str, timeout: float = 30, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def bench_mixed(
+    server: Server,
+    clients: int = 30,
+    followers: int = 100,
+    pdfs: int = 20,
+    plays_each: int = 20,
+    rate: float = 4.0,
+    warmup: int = 3,
+    follow_seconds: float = 3.0,
+    seed: int = 9,
+) -> dict[str, Any]:
+    """Plays under everything at once: ``clients`` tablets each log ``plays_each`` legal
+    changes (``rate`` a second, after ``warmup`` unmeasured ones) while ``followers`` phones
+    follow the games (event stream, then the fragment, again and again) and ``pdfs``
+    scoresheet PDFs are asked for at the same moment. Only the plays are timed; a PDF may be
+    answered 503 with Retry-After (the bound), anything else unexpected is an error."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    pdf_status: dict[int, int] = {}
+    lock = threading.Lock()
+    master = random.Random(seed)
+    seeds = [master.random() for _ in range(clients)]
+    games: list[str] = []
+    drivers: list[tuple[Client, GameDriver]] = []
+    for index in range(clients):  # set up and warm up, unmeasured
+        client = Client(server.port)
+        driver = GameDriver(random.Random(seeds[index]), client.create_game())
+        for _ in range(warmup):
+            client.step(driver)
+        games.append(driver.id)
+        drivers.append((client, driver))
+    # warm the other paths up too (first renders compile their templates), unmeasured
+    _get(server.port, f"/games/{games[0]}/follow/fragment")
+    _get(server.port, f"/games/{games[0]}/scoresheet.pdf", 60)
+    start = threading.Event()
+    done = threading.Event()
+    slow: list[tuple[float, float]] = []  # (ms, seconds after the start) of each play
+    app_times: list[float] = []  # the app's own time of each play (Server-Timing)
+    begun = [0.0]
+
+    def tablet(index: int) -> None:
+        client, driver = drivers[index]
+        rng = random.Random(seeds[index] + 1)
+        start.wait()
+        begin = time.perf_counter() + rng.random() / rate
+        for sent in range(plays_each):
+            pause = begin + sent / rate - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            change = driver.next_change()
+            if change is None:
+                driver = GameDriver(rng, client.create_game())
+                change = driver.next_change()
+            kind, payload = change
+            path, body = driver.request(kind, payload)
+            started = time.perf_counter()
+            try:
+                status, data, _, inside = client.post(path, body)
+            except Exception as error:
+                with lock:
+                    errors.append(f"{path}: {error!r}")
+                continue
+            took = (time.perf_counter() - started) * 1000
+            with lock:
+                latencies.append(took)
+                app_times.append(inside)
+                slow.append((took, started - begun[0]))
+                if status != 200:
+                    errors.append(f"{path}: {status} {data}")
+            if status == 200:
+                driver.accepted(kind, payload)
+        client.close()
+
+    def follower(index: int) -> None:
+        """A phone on the follow page (static/app.js): the event stream from the version it
+        shows, the fragment when a newer version is announced, again after the retry."""
+        game = games[index % len(games)]
+        shown = 0
+        start.wait()
+        done.wait(index / followers)  # phones are not in step: their first looks spread over a second
+        while not done.is_set():
+            retry = 1.5
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=follow_seconds)
+                conn.request("GET", f"/games/{game}/events/stream?since={shown}")
+                response = conn.getresponse()
+                text = response.read1(256).decode()  # "retry: …"
+                if "4000" in text:
+                    retry = 4.0
+                try:
+                    text += response.read1(256).decode()  # the newer version, if any
+                except TimeoutError:  # a held stream with nothing new: the phone waits on
+                    pass
+                conn.close()
+                versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+                if versions and versions[-1] != shown:
+                    status, _, _ = _get(server.port, f"/games/{game}/follow/fragment")
+                    if status != 200:
+                        with lock:
+                            errors.append(f"fragment: {status}")
+                    shown = versions[-1]
+            except (OSError, http.client.HTTPException) as error:  # (a timeout is an error too)
+                with lock:
+                    errors.append(f"follow: {error!r}")
+            done.wait(retry + (index % 10) / 20)
+
+    def pdf(index: int) -> None:
+        game = games[index % len(games)]
+        start.wait()
+        lang = ("en", "hi", "pa", "hu")[index % 4]
+        try:
+            status, headers, body = _get(
+                server.port, f"/games/{game}/scoresheet.pdf", 60, {"Accept-Language": lang}
+            )
+        except (OSError, http.client.HTTPException) as error:
+            with lock:
+                errors.append(f"pdf: {error!r}")
+            return
+        with lock:
+            pdf_status[status] = pdf_status.get(status, 0) + 1
+            if status == 200 and not body.startswith(b"%PDF"):
+                errors.append("pdf: not a PDF")
+            elif status == 503 and not headers.get("Retry-After"):
+                errors.append("pdf: 503 without Retry-After")
+            elif status not in (200, 503):
+                errors.append(f"pdf: {status}")
+
+    threads = [threading.Thread(target=tablet, args=(i,), daemon=True) for i in range(clients)]
+    threads += [threading.Thread(target=follower, args=(i,), daemon=True) for i in range(followers)]
+    threads += [threading.Thread(target=pdf, args=(i,), daemon=True) for i in range(pdfs)]
+    for thread in threads:
+        thread.start()
+    started = begun[0] = time.perf_counter()
+    start.set()
+    for thread in threads[:clients]:
+        thread.join(plays_each / rate + 60)
+    done.set()
+    for thread in threads[clients:]:
+        thread.join(follow_seconds + 60)
+    return {
+        "plays": len(latencies),
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "p50_ms": _percentile(latencies, 0.5),
+        "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies) if latencies else float("nan"),
+        "pdf_status": pdf_status,
+        "app_p99_ms": _percentile(app_times, 0.99),
+        "slowest": [(round(ms), round(at, 1)) for ms, at in sorted(slow, reverse=True)[:8]],
+        "clients": clients,
+        "followers": followers,
+        "pdfs": pdfs,
+        "seconds": time.perf_counter() - started,
+    }
+
+
 def bench_table_page(server: Server) -> dict[str, Any] | None:
     """First load of /games/<id>/table in Chromium (a fresh context: nothing cached)."""
     if not os.path.exists(CHROMIUM):
@@ -781,6 +954,50 @@ def bench_table_page(server: Server) -> dict[str, Any] | None:
         "requests": len(requests) + len(failed),
         "external": external,
         "sizes": sizes_by_url,
+    }
+
+
+def bench_taps(server: Server, seed: int = 11) -> dict[str, Any] | None:
+    """Taps at the table (bench/taps.py): a Mexican Train round (double-6, two players of
+    seven tiles, a known deal) logged through the table page in Chromium at 1024×768, then
+    its hands entered by tapping tiles. ``taps_per_play``: taps per logged play (1 when the
+    tile fits one place, 2 otherwise); ``taps_per_hands_entry``: taps on the hands entry
+    (the link, each tile, save) per player's hand. Every tap is checked to need no scrolling."""
+    if not os.path.exists(CHROMIUM):
+        return None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    from bench.taps import TablePlayer
+
+    players = ["Ana", "Ben"]
+    rng = random.Random(seed)
+    tiles = [str(t) for t in full_set(6) if str(t) != "6-6"]
+    rng.shuffle(tiles)
+    hands = {p: tiles[i * 7 : (i + 1) * 7] for i, p in enumerate(players)}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=server.url)
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            body = {"game": "mexican-train", "set": 6, "players": players, "options": {"hand_size": 7}}
+            game_id = page.request.post("/api/games", data=body).json()["id"]
+            page.goto(f"/games/{game_id}/table")
+            player = TablePlayer(page, hands, tiles[14:], rng)
+            taps = player.play_round()
+            player.enter_hands(players)
+            context.close()
+        finally:
+            browser.close()
+    return {
+        "plays": taps.plays,
+        "one_tap": taps.one_tap_plays,
+        "taps_per_play": taps.play_taps / taps.plays,
+        "taps_per_hands_entry": taps.hands_taps / taps.hands_entries,
+        "hands_taps": taps.hands_taps,
+        "other_taps": taps.other_taps,
     }
 
 
@@ -1006,6 +1223,22 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
             rows.append(
                 Row("table page first load", "n/a", "skipped" if not sizes.page else "no Chromium/Playwright")
             )
+        taps = bench_taps(server) if sizes.page else None
+        if taps:
+            rows.append(
+                Row(
+                    "taps per logged play",
+                    f"{taps['taps_per_play']:.2f}",
+                    f"{taps['plays']} plays, {taps['one_tap']} by one tap; draws/passes {taps['other_taps']} taps",
+                )
+            )
+            rows.append(
+                Row(
+                    "taps per hands entry",
+                    f"{taps['taps_per_hands_entry']:.2f}",
+                    f"{taps['hands_taps']} taps for the round's hands (link, tiles, save)",
+                )
+            )
         load = bench_load(server, sizes.load_clients, sizes.load_seconds)
         rows.append(
             Row(
@@ -1027,6 +1260,8 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         "late_vs_early": round(late["ratio"], 3),
         "table_page_kb": round(page["kb"], 1) if page else None,
         "table_page_requests": page["requests"] if page else None,
+        "taps_per_play": round(taps["taps_per_play"], 2) if taps else None,
+        "taps_per_hands_entry": round(taps["taps_per_hands_entry"], 2) if taps else None,
         "load_p99_ms_30_clients": round(load["p99_ms"], 2),
         "load_errors": load["errors"],
     }

@@ -9,7 +9,7 @@ leave the match unchanged when they refuse.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from referee.rules.base import (
     RoundEngine,
     RoundRecord,
     RoundSetup,
+    RuleViolation,
     Standing,
     bad_request,
     phrase,
@@ -145,6 +146,15 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """The referee's view of one hand that is not booked (a photo read, a hand sent)."""
+
+    points: int  # by the game's own hand scoring
+    warnings: tuple[tuple[Tile | None, RuleViolation], ...]  # the tile (None: the whole hand), why
+    tracked: int | None  # the hand's size by the log, when the referee followed the round
+
+
 class Match:
     """One game: the booked rounds, the current round and how to take changes back."""
 
@@ -252,15 +262,6 @@ class Match:
             return []
         return self.rules.leaders(self.standing)
 
-    def round_table(self, number: int) -> tuple[frozenset[Tile], dict[str, int]]:
-        """What the referee saw of round ``number``: the tiles on the table and each hand's
-        size (the live round's engine, or as it was when the round was booked; nothing in a
-        score pad)."""
-        live = number == self.number and self.current_record() is None
-        if live and self.engine is not None and self.referee:
-            return self.engine.tiles_on_table(), self.engine.hand_sizes()
-        return self.tables.get(number, (frozenset(), {}))
-
     def can_leave(self) -> bool:
         """Whether a player may leave now, ending the game (kz.rating.left)."""
         return self.rules.leaving and not self.finished
@@ -367,6 +368,29 @@ class Match:
             self.tables[number] = (self.engine.tiles_on_table(), self.engine.hand_sizes())
         self._after_booking()
 
+    def hand_count_problems(self, number: int, hands: Mapping[str, Any]) -> list[RuleViolation]:
+        """Every hand of an entry whose tile count disagrees with the log (rule ``hidden``),
+        all at once, so a table can fix them together; ``enter_hands`` refuses the first."""
+        previous = next((r for r in self.rounds if r.number == number), None)
+        if number == self.number and previous is None and self.engine is not None and self.referee:
+            sizes = self.engine.hand_sizes()
+        else:
+            sizes = self.tables.get(number, (frozenset(), {}))[1]
+        problems = []
+        for name in self.players:
+            value = hands.get(name)
+            if isinstance(value, list) and name in sizes and len(value) != sizes[name]:
+                problems.append(
+                    refuse(
+                        "hidden",
+                        "{player} holds {count} tiles by the log, but {entered} were entered.",
+                        player=name,
+                        count=sizes[name],
+                        entered=len(value),
+                    )
+                )
+        return problems
+
     def _record_from_hands(self, number: int, hands: Mapping[str, Any]) -> RoundRecord:
         players, config = self.players, self.config
         named: dict[str, Any] = {}
@@ -382,7 +406,7 @@ class Match:
                 None, "The hand of {player} is missing: enter one for every player.", player=missing[0]
             )
         previous = next((r for r in self.rounds if r.number == number), None)
-        on_table, sizes = self.round_table(number)
+        on_table, sizes = self.table_of(number)
         seen: dict[Tile, str] = {}
         points: dict[str, int] = {}
         entries: dict[str, Any] = {}
@@ -413,46 +437,14 @@ class Match:
                     raise bad_request(
                         "{player}'s hand: {error}", field=name, player=name, error=tile_error_text(error)
                     ) from None
-                if not tile.in_set(config.highest):
-                    raise refuse(
-                        "tiles",
-                        "There is no {tile} in a double-{highest} set ({player}'s hand).",
-                        tile=tile,
-                        highest=config.highest,
-                        player=name,
-                    )
-                if tile in on_table:
-                    raise refuse(
-                        "unique",
-                        "{tile} is already on the table, so it cannot be in {player}'s hand.",
-                        tile=tile,
-                        player=name,
-                    )
-                if tile in seen:
-                    if seen[tile] == name:
-                        raise refuse(
-                            "unique",
-                            "{tile} is entered twice in {player}'s hand: each tile exists once.",
-                            tile=tile,
-                            player=name,
-                        )
-                    raise refuse(
-                        "unique",
-                        "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
-                        tile=tile,
-                        other=seen[tile],
-                        player=name,
-                    )
+                problem = self.tile_problem(tile, name, on_table, seen)
+                if problem is not None:
+                    raise problem
                 seen[tile] = name
                 tiles.append(tile)
-            if name in sizes and len(tiles) != sizes[name]:
-                raise refuse(
-                    "hidden",
-                    "{player} holds {count} tiles by the log, but {entered} were entered.",
-                    player=name,
-                    count=sizes[name],
-                    entered=len(tiles),
-                )
+            problem = self.size_problem(name, len(tiles), sizes)
+            if problem is not None:
+                raise problem
             points[name] = self.rules.hand_points(tiles, config.options)
             entries[name] = [str(t) for t in tiles]
         # An empty list is a hand that went out; a typed 0 is one too in Kozel (API.md), but
@@ -483,6 +475,122 @@ class Match:
             raise refuse(end_rule, "{player} went out, so their hand must be empty.", player=end.player)
         double = self.rules.round_double(number, config.highest, config.options)
         return RoundRecord(number, double, points, end, entries)
+
+    # ----- the checks of a hand's tiles (the hands entry and the photo reading share them) -----
+
+    def table_of(self, number: int) -> tuple[frozenset[Tile], dict[str, int]]:
+        """The tiles on the table and each hand's size by the log, for round ``number``
+        (empty when the referee did not follow it: a score pad, an old round)."""
+        previous = next((r for r in self.rounds if r.number == number), None)
+        if number == self.number and previous is None and self.engine is not None and self.referee:
+            return self.engine.tiles_on_table(), self.engine.hand_sizes()
+        return self.tables.get(number, (frozenset(), {}))
+
+    def tile_problem(
+        self, tile: Tile, player: str | None, on_table: frozenset[Tile], seen: Mapping[Tile, str | None]
+    ) -> RuleViolation | None:
+        """Why ``tile`` cannot be in ``player``'s hand (outside the set, on the table, already
+        in a hand: ``seen`` maps the tiles counted so far to their hand), or None.
+        ``player`` is None for a hand nobody is named for yet (a photo)."""
+        highest = self.config.highest
+        if not tile.in_set(highest):
+            if player is None:
+                return refuse(
+                    "tiles", "There is no {tile} in a double-{highest} set.", tile=tile, highest=highest
+                )
+            return refuse(
+                "tiles",
+                "There is no {tile} in a double-{highest} set ({player}'s hand).",
+                tile=tile,
+                highest=highest,
+                player=player,
+            )
+        if tile in on_table:
+            if player is None:
+                return refuse(
+                    "unique", "{tile} is already on the table, so it cannot be in a hand.", tile=tile
+                )
+            return refuse(
+                "unique",
+                "{tile} is already on the table, so it cannot be in {player}'s hand.",
+                tile=tile,
+                player=player,
+            )
+        if tile in seen:
+            other = seen[tile]
+            if other == player and player is None:
+                return refuse("unique", "{tile} is read twice: each tile exists once.", tile=tile)
+            if other == player:
+                return refuse(
+                    "unique",
+                    "{tile} is entered twice in {player}'s hand: each tile exists once.",
+                    tile=tile,
+                    player=player,
+                )
+            if player is None:
+                return refuse(
+                    "unique",
+                    "{tile} is also in {other}'s hand: each tile exists once.",
+                    tile=tile,
+                    other=other,
+                )
+            return refuse(
+                "unique",
+                "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
+                tile=tile,
+                other=other,
+                player=player,
+            )
+        return None
+
+    def size_problem(self, player: str, count: int, sizes: Mapping[str, int]) -> RuleViolation | None:
+        """The refusal when ``count`` tiles disagree with the hand the referee tracked."""
+        if player in sizes and count != sizes[player]:
+            return refuse(
+                "hidden",
+                "{player} holds {count} tiles by the log, but {entered} were entered.",
+                player=player,
+                count=sizes[player],
+                entered=count,
+            )
+        return None
+
+    def check_hand(
+        self,
+        number: Any,
+        tiles: Sequence[Tile],
+        player: Any = None,
+        others: Mapping[str, Sequence[Tile]] | None = None,
+    ) -> HandCheck:
+        """What the referee would say about ``tiles`` as one hand of round ``number``,
+        without booking anything: every problem the hands entry would refuse, as warnings
+        (a tile outside the set, on the table, twice in this hand or in another hand of
+        ``others``, and with ``player``, a count that disagrees with the tracked hand),
+        and the hand's points by this game's scoring (double-blank, house rules)."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= self.number:
+            raise UnknownRound(f"This game has no round {number} yet.")
+        name = self.player_named(player) if player is not None else None
+        on_table, sizes = self.table_of(number)
+        seen: dict[Tile, str | None] = {}
+        for other, hand in (others or {}).items():
+            other_name = self.player_named(other)
+            if other_name == name:
+                continue
+            for tile in hand:
+                seen.setdefault(tile, other_name)
+        warnings: list[tuple[Tile | None, RuleViolation]] = []
+        for tile in tiles:
+            problem = self.tile_problem(tile, name, on_table, seen)
+            if problem is not None:
+                warnings.append((tile, problem))
+            if tile not in seen:
+                seen[tile] = name
+        if name is not None:
+            problem = self.size_problem(name, len(tiles), sizes)
+            if problem is not None:
+                warnings.append((None, problem))
+        points = self.rules.hand_points(list(tiles), self.config.options)
+        return HandCheck(points, tuple(warnings), sizes.get(name) if name is not None else None)
 
     def _round_end(self, number: int, previous: RoundRecord | None, empty: str | None) -> RoundEnd:
         """How the round ended: what the referee saw, else what the hands say."""

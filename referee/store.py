@@ -93,6 +93,87 @@ def m004_pin_failures(db: Database) -> None:
     db["pin_failures"].create_index(["game_id", "at"])
 
 
+def checkpoint(path: str) -> None:
+    """Fold the write-ahead log into the database file and empty it (a clean shutdown)."""
+    if path == ":memory:":
+        return
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+
+
+def backup_to(path: str, target: str) -> None:
+    """A consistent copy of the whole database in one file, taken while the app runs
+    (SQLite's online backup API): no ``-wal`` file is needed beside it."""
+    source = sqlite3.connect(path, timeout=30)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+    finally:
+        source.close()
+
+
+@migrations()
+def m005_changed_here(db: Database) -> None:
+    # When the game was last changed by this server, by its own clock: the lists' order.
+    # (``updated`` may come from an imported backup, whose clock is not ours.)
+    db["games"].add_column("changed", str)
+    db.execute("update games set changed = min(coalesce(updated, created), ?)", [now()])
+    db["games"].create_index(["status", "changed"])
+
+
+@migrations()
+def m006_trash(db: Database) -> None:
+    # A deleted game waits in the trash (``trashed`` = when) for TRASH_DAYS, then is purged.
+    db["games"].add_column("trashed", str)
+    db["games"].create_index(["trashed"])
+
+
+@migrations()
+def m007_settings(db: Database) -> None:
+    # The app's own settings (the owner PIN's hash).
+    db["settings"].create({"key": str, "value": str}, pk="key")
+
+
+TRASH_DAYS = 30
+LIST_COLUMNS = "id, game, mode, players, status, created, updated, version, pin_hash, changed, trashed"
+
+
+def _listed(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": r["id"],
+        "game": r["game"],
+        "players": json.loads(r["players"]),
+        "status": r["status"],
+        "created": r["created"],
+        "updated": r["updated"],
+        "version": r["version"],
+        "mode": r["mode"],
+        "protected": bool(r["pin_hash"]),
+        "changed": r["changed"],
+        "trashed": r["trashed"],
+    }
+
+
+@migrations()
+def m010_sent_hands(db: Database) -> None:
+    # Hands sent from the players' phones for the tablet to review: never booked by
+    # themselves (the person at the tablet saves the round with the usual hands entry).
+    db["sent_hands"].create(
+        {"game_id": str, "round": int, "player": str, "tiles": str, "sent": float},
+        pk=("game_id", "round", "player"),
+    )
+    db["hand_sends"].create({"game_id": str, "at": float})  # every send, for the rate limit
+    db["hand_sends"].create_index(["game_id", "at"])
+
+
 class GameNotFound(LookupError):
     pass
 
@@ -127,6 +208,11 @@ class StoredGame:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def clock() -> str:
+    """This server's time of a change, fine enough to order changes of the same second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
@@ -356,24 +442,28 @@ class Store:
 
     # ----- reading -------------------------------------------------------------------------
 
-    def _row(self, game_id: str) -> dict[str, Any]:
+    def _row(self, game_id: str, trashed: bool = False) -> dict[str, Any]:
+        """The game's row; a game in the trash is not found unless ``trashed``."""
         rows = list(
             self.db.query(
-                "select id, created, version, pin_hash, snapshot_version from games where id = ?", [game_id]
+                "select id, created, version, pin_hash, snapshot_version, trashed from games where id = ?",
+                [game_id],
             )
         )
-        if not rows:
+        if not rows or (rows[0]["trashed"] and not trashed):
             raise GameNotFound(game_id)
         return rows[0]
 
     def version_of(self, game_id: str) -> int | None:
         """The game's version (it grows with every change), or None when there is no such game."""
-        row = self.db.execute("select version from games where id = ?", [game_id]).fetchone()
+        row = self.db.execute(
+            "select version from games where id = ? and trashed is null", [game_id]
+        ).fetchone()
         return int(row[0]) if row else None
 
-    def load(self, game_id: str) -> StoredGame:
+    def load(self, game_id: str, trashed: bool = False) -> StoredGame:
         with self.read():
-            return self._load(self._row(game_id))
+            return self._load(self._row(game_id, trashed=trashed) if trashed else self._row(game_id))
 
     def _load(self, row: dict[str, Any]) -> StoredGame:
         game_id = row["id"]
@@ -419,7 +509,7 @@ class Store:
 
     def events(self, game_id: str) -> list[Event]:
         with self.read():
-            self._row(game_id)
+            self._row(game_id, trashed=True)
             return self._events_after(game_id, 0)
 
     def replay(self, game_id: str) -> Match:
@@ -430,24 +520,34 @@ class Store:
             apply_event(match, event.kind, event.payload)
         return match
 
-    def list_games(self) -> list[dict[str, Any]]:
+    def list_games(self, trashed: bool = False) -> list[dict[str, Any]]:
+        """Every game not in the trash (with ``trashed``, every game), last changed first."""
+        where = "" if trashed else "where trashed is null "
         return [
-            {
-                "id": r["id"],
-                "game": r["game"],
-                "players": json.loads(r["players"]),
-                "status": r["status"],
-                "created": r["created"],
-                "updated": r["updated"],
-                "version": r["version"],
-                "mode": r["mode"],
-                "protected": bool(r["pin_hash"]),
-            }
+            _listed(r)
             for r in self.db.query(
-                "select id, game, mode, players, status, created, updated, version, pin_hash "
-                "from games order by updated desc, created desc"
+                f"select {LIST_COLUMNS} from games {where}order by changed desc, created desc, id"
             )
         ]
+
+    def list_page(self, kind: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """One page of the games ``playing``, ``finished`` or in the ``trash`` (last changed,
+        or last thrown away, first) and how many there are in all."""
+        where, order = {
+            "playing": ("trashed is null and status = 'playing'", "changed desc, id"),
+            "finished": ("trashed is null and status = 'finished'", "changed desc, id"),
+            "trash": ("trashed is not null", "trashed desc, id"),
+        }[kind]
+        with self.read():
+            total = self.db.execute(f"select count(*) from games where {where}").fetchone()[0]
+            rows = [
+                _listed(r)
+                for r in self.db.query(
+                    f"select {LIST_COLUMNS} from games where {where} order by {order} limit ? offset ?",
+                    [limit, offset],
+                )
+            ]
+        return rows, int(total)
 
     # ----- writing -------------------------------------------------------------------------
 
@@ -476,6 +576,7 @@ class Store:
                     "snapshot_format": SNAPSHOT_FORMAT,
                     "pin_hash": pin_hash,
                     "snapshot_version": 1,
+                    "changed": clock(),
                 }
             )
             self._append(game_id, 1, "create", config.to_json(), stamp)
@@ -512,7 +613,7 @@ class Store:
             if finished or game.version - row["snapshot_version"] >= SNAPSHOT_EVERY:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ?, snapshot = ?, "
-                    "snapshot_format = ?, snapshot_version = ? where id = ?",
+                    "snapshot_format = ?, snapshot_version = ?, changed = ? where id = ?",
                     [
                         game.version,
                         "finished" if finished else "playing",
@@ -520,13 +621,14 @@ class Store:
                         snapshot_bytes(game.match),
                         SNAPSHOT_FORMAT,
                         game.version,
+                        clock(),
                         game_id,
                     ],
                 )
             else:
                 self.db.execute(
-                    "update games set version = ?, status = ?, updated = ? where id = ?",
-                    [game.version, "playing", stamp, game_id],
+                    "update games set version = ?, status = ?, updated = ?, changed = ? where id = ?",
+                    [game.version, "playing", stamp, clock(), game_id],
                 )
         self._keep_lent(game_id, (game.version, game.created), game.match)
         return game
@@ -538,14 +640,71 @@ class Store:
         if self._writing:
             self._written.add(game_id)
 
-    def set_pin(self, game_id: str, pin_hash: str | None) -> None:
+    def set_pin(
+        self, game_id: str, pin_hash: str | None, guard: Callable[[StoredGame], None] | None = None
+    ) -> None:
+        """Set, change (``pin_hash``) or remove (None) the game's table PIN; ``guard`` checks
+        the one who asks, inside the same transaction."""
         with self.write():
-            self._row(game_id)
+            game = self._load(self._row(game_id))
+            if guard is not None:
+                guard(game)
             self.db.execute("update games set pin_hash = ? where id = ?", [pin_hash, game_id])
 
-    def delete(self, game_id: str) -> None:
+    def trash(self, game_id: str, guard: Callable[[StoredGame], None] | None = None) -> None:
+        """Move the game to the trash (restorable for ``TRASH_DAYS``)."""
         with self.write():
-            self._row(game_id)
+            game = self._load(self._row(game_id))
+            if guard is not None:
+                guard(game)
+            self.db.execute("update games set trashed = ? where id = ?", [clock(), game_id])
+        self._forget(game_id)
+
+    def restore(self, game_id: str) -> None:
+        """Take the game out of the trash, as it was."""
+        with self.write():
+            if not self._row(game_id, trashed=True)["trashed"]:
+                raise GameNotFound(game_id)
+            self.db.execute("update games set trashed = null, changed = ? where id = ?", [clock(), game_id])
+
+    def purge_trash(self, older_than: str | None = None) -> int:
+        """Delete for ever the games in the trash (those thrown away before ``older_than``
+        only, when given); returns how many."""
+        with self.write():
+            query = "select id from games where trashed is not null"
+            args: list[Any] = []
+            if older_than is not None:
+                query += " and trashed < ?"
+                args.append(older_than)
+            ids = [r[0] for r in self.db.execute(query, args).fetchall()]
+            for game_id in ids:
+                self.delete(game_id)
+        return len(ids)
+
+    def _forget(self, game_id: str) -> None:
+        self._lent.pop(game_id, None)
+        if self.cache is not None:
+            self.cache.forget(game_id)
+
+    def setting(self, key: str) -> str | None:
+        row = self.db.execute("select value from settings where key = ?", [key]).fetchone()
+        return str(row[0]) if row else None
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        with self.write():
+            if value is None:
+                self.db.execute("delete from settings where key = ?", [key])
+            else:
+                self.db.execute(
+                    "insert into settings (key, value) values (?, ?) "
+                    "on conflict(key) do update set value = excluded.value",
+                    [key, value],
+                )
+
+    def delete(self, game_id: str) -> None:
+        """Delete the game and its history for ever (in or out of the trash)."""
+        with self.write():
+            self._row(game_id, trashed=True)
             self.db.execute("delete from events where game_id = ?", [game_id])
             self.db.execute("delete from pin_failures where game_id = ?", [game_id])
             self.db.execute("delete from games where id = ?", [game_id])
@@ -564,6 +723,36 @@ class Store:
         with self.write():
             self.db.execute("delete from pin_failures where at < ?", [forget_before])
             self.db.execute("insert into pin_failures (game_id, at) values (?, ?)", [game_id, at])
+
+    # ----- hands sent from the players' phones (reviewed at the tablet, never booked here) -----
+
+    def sent_since(self, game_id: str, since: float) -> int:
+        """How many hands were sent for ``game_id`` at ``since`` (epoch seconds) or later."""
+        return self.db.execute(
+            "select count(*) from hand_sends where game_id = ? and at >= ?", [game_id, since]
+        ).fetchone()[0]
+
+    def send_hand(self, game_id: str, number: int, player: str, tiles: list[str], at: float) -> None:
+        """Keep ``player``'s hand for round ``number`` (a later one replaces it); the game
+        itself is not changed. Sends older than an hour are forgotten by the rate limit."""
+        with self.write():
+            self._row(game_id)
+            self.db.execute("delete from hand_sends where at < ?", [at - 3600])
+            self.db.execute("insert into hand_sends (game_id, at) values (?, ?)", [game_id, at])
+            self.db.execute(
+                "insert or replace into sent_hands (game_id, round, player, tiles, sent) values (?, ?, ?, ?, ?)",
+                [game_id, number, player, json.dumps(tiles, ensure_ascii=False), at],
+            )
+
+    def sent_hands(self, game_id: str, number: int) -> dict[str, list[str]]:
+        """The hands sent for round ``number`` of ``game_id``, by player."""
+        return {
+            row["player"]: json.loads(row["tiles"])
+            for row in self.db.query(
+                "select player, tiles from sent_hands where game_id = ? and round = ? order by sent",
+                [game_id, number],
+            )
+        }
 
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(

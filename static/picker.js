@@ -71,7 +71,24 @@
     });
     var label = picker.querySelector(".picker-label");
     var status = picker.querySelector(".picker-status");
-    var active = inputs[0];
+    // The first hand still to enter (the player who went out is filled in already).
+    var active = inputs.filter(function (input) { return !input.value.trim(); })[0] || inputs[0];
+
+    function full(input) {
+      var p = parse(input.value), size = +(input.dataset.size || 0);
+      return p.kind === "points" || (p.kind === "tiles" && (!p.tiles.length || (size && p.tiles.length >= size)));
+    }
+
+    // After a hand is complete (its count by the log), the picker moves to the next hand
+    // that is not entered yet, by itself.
+    function advance() {
+      var at = inputs.indexOf(active);
+      for (var step = 1; step < inputs.length; step++) {
+        var next = inputs[(at + step) % inputs.length];
+        if (!next.value.trim()) { active = next; return true; }
+      }
+      return false;
+    }
 
     function owners() {
       var owner = {};
@@ -127,6 +144,7 @@
       else tiles.push(tile);
       active.value = tiles.join(" ");
       active.dispatchEvent(new Event("change", { bubbles: true }));
+      if (at < 0 && active.dataset.size && full(active)) advance();
       render();
     }
 
@@ -139,10 +157,13 @@
       if (pick) {
         active = document.getElementById(pick.dataset.pickFor);
         render();
-        if (window.matchMedia("(max-width: 700px)").matches) picker.scrollIntoView({ behavior: "smooth", block: "start" });
+        // The picker comes into view (tablet and phone) unless it is on screen already.
+        var box = picker.getBoundingClientRect();
+        if (box.top < 0 || box.top > window.innerHeight * 0.6) picker.scrollIntoView({ behavior: "smooth", block: "start" });
       } else if (out) {
         var input = document.getElementById(out.dataset.outFor);
         input.value = "out";
+        if (input === active) advance();
         render();
       }
     });
@@ -152,6 +173,14 @@
     });
     render();
   }
+
+  // The picker's label sticks under the header, whatever the header's height on this screen.
+  var topbar = document.querySelector(".topbar");
+  function keepUnderHeader() {
+    if (topbar) document.documentElement.style.setProperty("--topbar-h", topbar.offsetHeight + "px");
+  }
+  keepUnderHeader();
+  window.addEventListener("resize", keepUnderHeader);
 
   document.querySelectorAll("form[data-hands]").forEach(setup);
 })();

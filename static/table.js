@@ -20,17 +20,24 @@
     const active = document.activeElement;
     const hadFocus = current.contains(active);
     const tile = hadFocus && active.getAttribute("data-tile");
+    const typed = hadFocus && active.matches("[data-type-tile]");
     const main = document.getElementById("main");
     main.querySelectorAll(":scope > .flash").forEach((node) => node.remove());
     const flashes = Array.from(doc.querySelectorAll("#main > .flash"));
     flashes.reverse().forEach((node) => main.insertBefore(document.importNode(node, true), main.firstChild));
+    // The panes keep their scroll: the page never jumps after a play.
+    const scrolls = Array.from(current.querySelectorAll(".pane-table, .dock, .picker"), (pane) => pane.scrollTop);
     const table = document.importNode(fresh, true);
     current.replaceWith(table);
+    Array.from(table.querySelectorAll(".pane-table, .dock, .picker")).forEach((pane, i) => {
+      if (scrolls[i] !== undefined) pane.scrollTop = scrolls[i];
+    });
+    const feedback = table.querySelector(".feedback .refusal, .feedback .answer, .feedback .notice");
+    if (feedback) feedback.scrollIntoView({ block: "nearest" });
     document.title = doc.title;
     if (push) history.pushState({ table: true }, "", url);
     else history.replaceState({ table: true }, "", url);
-    window.scrollTo(0, 0);
-    if (hadFocus) {
+    if (hadFocus && !typed) {
       const picked = tile && table.getAttribute("data-selected") === tile;
       const target = (picked && table.querySelector(".place.lit")) ||
         (tile && table.querySelector('[data-tile="' + CSS.escape(tile) + '"]')) || table;
@@ -80,4 +87,21 @@
   });
 
   window.addEventListener("popstate", () => location.reload());
+
+  // Typing a tile ("3 11", "3-11", "11:3") picks it as soon as both halves are there: the
+  // same tap as on its face (one place: logged; several: lit). Enter sends the form as is.
+  let typing = null;
+  document.addEventListener("input", (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.matches("[data-type-tile]")) return;
+    clearTimeout(typing);
+    const m = /^\s*(\d{1,2})\s*[-\s:/|,.]\s*(\d{1,2})\s*$/.exec(input.value);
+    if (!m) return;
+    const a = +m[1], b = +m[2];
+    const text = Math.min(a, b) + "-" + Math.max(a, b);
+    typing = setTimeout(() => {
+      const face = document.querySelector('#picker [data-tile="' + text + '"]');
+      if (face) face.click();
+    }, 600);  // a pause, so "3 1" is not taken for a tile while "3 11" is being typed
+  });
 })();

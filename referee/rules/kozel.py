@@ -84,6 +84,7 @@ DECLARATION = GameDeclaration(
             phrase("Play in teams of two"),
             phrase("Four players: the 1st and 3rd against the 2nd and 4th, one account per team."),
             house=True,
+            players=4,
         ),
     ),
 )

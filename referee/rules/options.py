@@ -52,6 +52,7 @@ class Option:
     low: int | None = None
     high: int | str | None = None
     house: bool = False  # a house rule (RULES.md section 4): listed under "House rules"
+    players: int | None = None  # offered only for exactly this many players (kz.teams: 4)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

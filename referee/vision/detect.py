@@ -60,28 +60,40 @@ class Found:
         )
 
 
-def _ink(rgb: np.ndarray) -> np.ndarray:
-    """Per pixel, the darkest channel: a white or ivory face is high, black and coloured
-    pips are low whatever their hue (a blue pip is dark in red, an orange one in blue)."""
-    return np.min(rgb, axis=2)
-
-
 def _find_bars(value: np.ndarray) -> list[Bar]:
     h, w = value.shape
     side = max(h, w)
     window = max(15, (side // 24) | 1)
     local = cv2.blur(value, (window, window))
     dark = ((local.astype(np.int16) - value.astype(np.int16)) > 28).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    bars = _bars_in(dark, side)
+    # thin dark strokes only: a bar that touches a tile's shaded edge is cut free from it
+    kernel = np.ones((15, 15), np.uint8)
+    thin = (cv2.morphologyEx(value, cv2.MORPH_BLACKHAT, kernel) > 28).astype(np.uint8)
+    return bars + _bars_in(thin, side)
+
+
+def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
+    min_len = max(10.0, side / 80)
+    # specks and blobs too small or too large to be a bar are dropped before tracing outlines
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    longest = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    keep = (longest >= min_len * 0.7) & (longest <= side / 3) & (stats[:, cv2.CC_STAT_AREA] >= min_len * 1.5)
+    keep[0] = False
+    if not keep.any():
+        return []
+    dark = keep.astype(np.uint8)[labels]
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     bars: list[Bar] = []
     min_len = max(10.0, side / 80)
-    for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        if area < min_len * 1.5 or max(bw, bh) < min_len * 0.7 or max(bw, bh) > side / 3:
+    for contour in contours:
+        _x, _y, bw, bh = cv2.boundingRect(contour)
+        if max(bw, bh) < min_len * 0.7 or max(bw, bh) > side / 3:
             continue
-        points = np.column_stack(np.nonzero(labels[y : y + bh, x : x + bw] == i))[:, ::-1].astype(np.float32)
-        points += (x, y)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        area = cv2.contourArea(contour)
+        if area < min_len * 1.5:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
         length, thick = (rw, rh) if rw >= rh else (rh, rw)
         thick = max(thick, 1.0)
         if length < min_len or length / thick < 4.0 or area / (length * thick) < 0.5:
@@ -95,6 +107,21 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
     return bars
 
 
+def _grid(pairs: list[tuple[float, float]]) -> np.ndarray:
+    return np.array(pairs, dtype=np.float32)
+
+
+# sample places around a bar, in bar lengths (along the bar, across it)
+_CORE = _grid([(g, 0.0) for g in np.linspace(-0.4, 0.4, 9)])
+_SIDES = [_grid([(g, s * d) for g in np.linspace(-0.35, 0.35, 8) for d in (0.15, 0.3, 0.5)]) for s in (1, -1)]
+_ENDS = [_grid([(s * (0.5 + d), g) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]) for s in (1, -1)]
+
+
+def _around(bar: Bar, grid: np.ndarray, scale: float | None = None) -> np.ndarray:
+    k = bar.length if scale is None else scale
+    return bar.centre[None, :] + k * (grid[:, :1] * bar.along[None, :] + grid[:, 1:] * bar.normal[None, :])
+
+
 def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
     h, w = value.shape
     xs = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
@@ -105,64 +132,106 @@ def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
     return out
 
 
-def _on_a_face(value: np.ndarray, bar: Bar) -> tuple[float, float] | None:
+def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
-    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
-    core = _sample(value, c + np.outer(np.linspace(-0.4, 0.4, 9), u * L))
-    inner = np.nanmedian(core)
-    grid = np.linspace(-0.35, 0.35, 8)
-    sides = []
-    for s in (1, -1):
-        pts = [c + u * (g * L) + n * (s * d * L) for g in grid for d in (0.15, 0.3, 0.5)]
-        sides.append(_sample(value, np.array(pts)))
-    ends = []
-    for s in (1, -1):
-        pts = [c + u * (s * (0.5 + d) * L) + n * (g * L) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]
-        ends.append(_sample(value, np.array(pts)))
+    inner = np.nanmedian(_sample(value, _around(bar, _CORE)))
+    if np.isnan(inner):
+        return None
+    sides = [_sample(value, _around(bar, grid)) for grid in _SIDES]
+    ends = [_sample(value, _around(bar, grid)) for grid in _ENDS]
     if any(np.isnan(side).mean() > 0.3 for side in sides):
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
     contrast = face - float(inner)
-    if contrast < 35:
+    if contrast < min_contrast or face < 120:  # a face is white, ivory or (on the negative) black
         return None
     for side in sides:
         if np.nanmean(side > inner + 0.6 * contrast) < 0.55:
             return None
-    for end in ends:
-        if np.all(np.isnan(end)) or np.nanmean(end > inner + 0.6 * contrast) < 0.5:
-            return None
+    # face beyond at least one end (in an oblique photo the other end may meet the tile's
+    # shaded side); a seam between touching tiles runs into the table at both
+    bright_ends = [
+        not np.all(np.isnan(end)) and np.nanmean(end > inner + 0.6 * contrast) >= 0.5 for end in ends
+    ]
+    if not any(bright_ends):
+        return None
     return face, float(inner)
 
 
-def _extent(value: np.ndarray, bar: Bar, face: float, dark: float, side: int, width: float) -> float:
+def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> np.ndarray:
+    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
+    pts = np.array(
+        [c + n * (s * f * L) + u * (g * L) for s in (1, -1) for f in (0.15, 0.3, 0.5) for g in (-0.3, 0, 0.3)]
+    )
+    values = _sample(value, pts)
+    colours = _sample_rgb(rgb, pts)
+    ok = ~np.isnan(values)
+    values = values[ok]
+    keep = values >= np.median(values)
+    return np.median(colours[keep], axis=0)
+
+
+def _extent(
+    rgb: np.ndarray,
+    raw: np.ndarray,
+    value: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    side: int,
+    width: float,
+    colour: np.ndarray,
+) -> float:
     """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
     c, u, n = bar.centre, bar.along, bar.normal
     step = max(1.0, bar.length / 40)
-    limit = 2.8 * bar.length
-    lateral = np.linspace(-0.38, 0.38, 15) * width
-    threshold = dark + 0.5 * (face - dark)
-    d = bar.thickness
-    run = 0
-    last_face = d
-    while d < limit:
-        pts = c[None, :] + n[None, :] * (side * d) + np.outer(lateral, u)
-        row = _sample(value, pts)
-        if np.isnan(row).mean() > 0.5:
+    distances = np.arange(bar.thickness, 2.8 * bar.length, step, dtype=np.float32)
+    lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
+    # every row across the tile at once: rows x lateral places x (x, y)
+    pts = (
+        c[None, None, :]
+        + (side * distances)[:, None, None] * n[None, None, :]
+        + lateral[None, :, None] * u[None, None, :]
+    )
+    flat = pts.reshape(-1, 2)
+    h, w = value.shape
+    inside = ((flat[:, 0] >= 0) & (flat[:, 0] < w) & (flat[:, 1] >= 0) & (flat[:, 1] < h)).reshape(
+        len(distances), -1
+    )
+    xs = np.clip(np.round(flat[:, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(flat[:, 1]).astype(int), 0, h - 1)
+    threshold = face - 0.35 * (face - dark)
+    closed_face = (value[ys, xs] > threshold).reshape(len(distances), -1) & inside
+    raw_face = (raw[ys, xs] > threshold).reshape(len(distances), -1) & inside
+    alike = (np.abs(rgb[ys, xs].astype(np.float32) - colour[None, :]).max(axis=1) < 45).reshape(
+        len(distances), -1
+    )
+    alike &= inside
+    counted = np.maximum(inside.sum(axis=1), 1)
+    off = inside.mean(axis=1) < 0.5
+    share = closed_face.sum(axis=1) / counted
+    alike_share = alike.sum(axis=1) / counted
+    seam = (distances > 0.45 * width) & (raw_face.sum(axis=1) / counted < 0.12)
+    dim = share < 0.5
+    unlike = alike_share < 0.1  # a row of pips is unlike the face too: this needs a longer run
+    need_dim = max(2.0, 0.04 * bar.length)
+    need_unlike = 0.22 * width
+    run_dim = run_unlike = 0
+    last_face = float(bar.thickness)
+    for i, d in enumerate(distances):
+        if off[i] or seam[i]:
+            break  # the photo's edge, or a seam across the whole width (a touching tile)
+        run_dim = run_dim + 1 if dim[i] else 0
+        run_unlike = run_unlike + 1 if unlike[i] else 0
+        if run_dim * step >= need_dim or run_unlike * step >= need_unlike:
             break
-        share = np.nanmean(row > threshold)
-        if share < 0.3:
-            run += 1
-            if run * step >= max(2.0, 0.04 * bar.length):
-                break
-        else:
-            run = 0
-            last_face = d
-        d += step
-    return float(last_face)
+        if not dim[i] and not unlike[i]:
+            last_face = float(d)
+    return last_face
 
 
-def _count_pips(rgb: np.ndarray, value: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
     origin = c + n * (side * start) - u * (width / 2)
@@ -170,12 +239,16 @@ def _count_pips(rgb: np.ndarray, value: np.ndarray, bar: Bar, side: int, extent:
     dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
     matrix = cv2.getAffineTransform(src, dst)
     square = cv2.warpAffine(
-        value, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     margin = int(HALF * 0.07)
-    inner = square[margin : HALF - margin, margin : HALF - margin]
-    face = float(np.percentile(inner, 80))
-    ink = face - inner.astype(np.float32)
+    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
+    # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
+    # any pixel far from it in some channel, whatever its hue (black, coloured or white)
+    typical = np.median(inner.reshape(-1, 3), axis=0)
+    near = np.abs(inner - typical).max(axis=2)
+    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
+    ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
         return Half(0, 0.95)
@@ -212,24 +285,13 @@ def _count_pips(rgb: np.ndarray, value: np.ndarray, bar: Bar, side: int, extent:
 
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
-    value = _ink(rgb)
-    value = cv2.GaussianBlur(value, (3, 3), 0)
-    found: list[Found] = []
-    for bar in _find_bars(value):
-        levels = _on_a_face(value, bar)
-        if levels is None:
-            continue
-        face, dark = levels
-        width = bar.length / BAR_WIDTH_RATIO
-        ends = (_extent(value, bar, face, dark, 1, width), _extent(value, bar, face, dark, -1, width))
-        if min(ends) < 0.45 * bar.length:
-            continue
-        halves = (
-            _count_pips(rgb, value, bar, 1, ends[0], width),
-            _count_pips(rgb, value, bar, -1, ends[1], width),
-        )
-        found.append(Found(bar, ends, width, halves))
-    found = _drop_overlaps(found)
+    grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
+    found = _drop_overlaps(_find_tiles(rgb, grey))
+    # black tiles with white pips: the same reading on the negative (light bars on dark faces)
+    negative = _find_tiles(rgb, 255 - grey, min_contrast=100)
+    for item in _drop_overlaps(negative):
+        if not any(_overlap(item, other) for other in found):
+            found.append(item)
     tiles = []
     scale = image.scale
     for item in found:
@@ -250,6 +312,100 @@ def read_image(image: Decoded, highest: int) -> Reading:
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
+
+
+def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
+    h, w = rgb.shape[:2]
+    inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+    xs = np.clip(np.round(points[inside, 0]).astype(int), 0, w - 1)
+    ys = np.clip(np.round(points[inside, 1]).astype(int), 0, h - 1)
+    return rgb[ys, xs].astype(np.float32)
+
+
+def _stands_out(
+    rgb: np.ndarray, value: np.ndarray, bar: Bar, ends: tuple[float, float], width: float
+) -> bool:
+    """Whether the tile's outline is seen: on at least one of its four sides, just outside,
+    the table is not face-coloured (a grain of wood or a fold of cloth is face on all sides)."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    inner = [
+        c + n * (s * f * e) + u * (g * width)
+        for s, e in ((1, ends[0]), (-1, ends[1]))
+        for f in (0.3, 0.6)
+        for g in (-0.3, 0, 0.3)
+    ]
+    face_values = _sample(value, np.array(inner))
+    face_rgb = _sample_rgb(rgb, np.array(inner))
+    if len(face_rgb) == 0:
+        return False
+    # the face's colour: the brighter samples in value (pips left out)
+    keep = face_values[~np.isnan(face_values)] >= np.nanmedian(face_values)
+    face = np.median(face_rgb[keep] if keep.any() else face_rgb, axis=0)
+    steps = np.linspace(-0.4, 0.4, 9)
+    sides = []
+    for s, e in ((1, ends[0]), (-1, ends[1])):
+        pts = c[None, :] + n[None, :] * (s * (e + 0.12 * width)) + np.outer(steps * width, u)
+        sides.append(pts)
+    for s in (1, -1):
+        pts = (
+            c[None, :]
+            + u[None, :] * (s * 0.62 * width)
+            + np.outer(np.linspace(-0.8, 0.8, 9), n) * np.array([[ends[0]]] * 9)
+        )
+        sides.append(pts)
+    for pts in sides:
+        samples = _sample_rgb(rgb, pts)
+        if len(samples) < 3:
+            return True  # the tile reaches the photo's edge
+        distance = np.abs(samples - face[None, :]).max(axis=1)
+        if np.mean(distance < 40) < 0.5:
+            return True
+    return False
+
+
+def _find_tiles(rgb: np.ndarray, value: np.ndarray, min_contrast: float = 35) -> list[Found]:
+    candidates = []
+    for bar in _find_bars(value):
+        levels = _on_a_face(value, bar, min_contrast)
+        if levels is not None:
+            candidates.append((bar, levels))
+    if candidates:
+        # faces are the brightest things on the table: a "bar" on a dim surface is texture
+        brightest = max(face for _, (face, _) in candidates)
+        candidates = [(bar, (face, dark)) for bar, (face, dark) in candidates if face >= 0.72 * brightest]
+    found: list[Found] = []
+    if candidates:
+        typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
+        size = max(3, int(typical * 0.4)) | 1
+        # the face with its pips closed over: the walk to a tile's end is not stopped by a pip
+        closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        for bar, (face, dark) in candidates:
+            if bar.length < 0.45 * typical:
+                continue
+            width = bar.length / BAR_WIDTH_RATIO
+            colour = _face_colour(rgb, value, bar)
+            ends = (
+                _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
+                _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
+            )
+            if min(ends) < 0.45 * bar.length:
+                continue
+            if max(ends) > 1.3 * min(ends):  # walked into a touching tile: halves are equal
+                ends = (min(ends), min(ends))
+            if not _stands_out(rgb, value, bar, ends, width):
+                continue
+            halves = (
+                _count_pips(rgb, bar, 1, ends[0], width),
+                _count_pips(rgb, bar, -1, ends[1], width),
+            )
+            found.append(Found(bar, ends, width, halves))
+    return found
+
+
+def _overlap(a: Found, b: Found) -> bool:
+    return cv2.intersectConvexConvex(a.corners(), b.corners())[0] > 0.3 * min(
+        cv2.contourArea(a.corners()), cv2.contourArea(b.corners())
+    )
 
 
 def _drop_overlaps(found: list[Found]) -> list[Found]:

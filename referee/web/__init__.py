@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
 from referee.store import MatchCache, Store, StorePool
 from referee.web.tiles_svg import draw_tile
 
 csrf = CSRFProtect()
+compress = Compress()
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BODY = 64 * 1024
 
@@ -31,6 +33,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Pages, JSON, CSS and JS go out compressed (brotli or gzip, as the browser asks); the
+        # event streams (text/event-stream) are not in the list and stay uncompressed.
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "application/javascript",
+            "text/javascript",
+            "application/json",
+            "image/svg+xml",
+            "application/manifest+json",
+        ],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_BR_LEVEL=4,
+        COMPRESS_LEVEL=6,
     )
     if test_config is not None:
         app.config.update(test_config)
@@ -41,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
 
     csrf.init_app(app)
+    compress.init_app(app)
     from referee.web.i18n import init_i18n
 
     init_i18n(app)
@@ -62,7 +79,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import backup
 
     app.register_blueprint(backup.bp)
+    from referee.web import trash
+
+    app.register_blueprint(trash.bp)
+    trash.init_owner_pin(app)
+    from referee.web import photo
+
+    app.register_blueprint(photo.api)
+    app.register_blueprint(photo.pages)
     app.jinja_env.globals["tile_svg"] = draw_tile
+    from referee.web.safety import check_host
+
+    app.before_request(check_host)
     from referee.web.errors import init_errors
 
     init_errors(app)

@@ -17,6 +17,7 @@ from referee.rules.book import rule_text, rules_for
 from referee.store import GameNotFound, StoredGame, VersionConflict
 from referee.web import get_store
 from referee.web.openapi import openapi_document
+from referee.web.safety import csv_cell
 from referee.web.service import PinRequired, check_pin, hash_pin, scoresheet_rows
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -184,6 +185,7 @@ def scoresheet_csv(game_id: str):
     out = io.StringIO()
     writer = csv.writer(out)
     for row in scoresheet_rows(game.match):
+        row = [csv_cell(cell) for cell in row]
         writer.writerow(row)
     return Response(
         out.getvalue(),

@@ -11,14 +11,18 @@ request takes: an import is judged by the same rules and ends in the same state.
     GET|POST /games/<id>/unlock     the table PIN page: a correct PIN unlocks the game for
                                     this browser (session["unlocked"])
 
-Table PIN hashes are never exported (a 4-digit PIN is guessed offline from its hash in
-seconds); an imported game may be given a new ``pin``.
+A protected game is exported with its table PIN's hash (``pin_hash``: salted, never the
+PIN), so a restored backup keeps the protection; an imported game may instead be given a new
+``pin``. Keep backup files where the tables' PINs are meant to be safe. Time stamps must be
+real ones, and none may lie in the future (the lists are ordered by this server's clock).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import (
@@ -44,6 +48,7 @@ from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
 from referee.web.forms import Form
+from referee.web.safety import own_path
 from referee.web.service import hash_pin, pin_attempt_allowed, pin_matches, record_pin_failure
 
 bp = Blueprint("backup", __name__)
@@ -53,6 +58,8 @@ FORMAT_VERSION = 1
 IMPORT_MAX_BODY = 16 * 1024 * 1024  # a whole club's history; other requests keep 64 KiB
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 STAMP_MAX = 40
+FUTURE_SKEW = timedelta(minutes=10)  # clocks of two machines differ a little
+PIN_HASH = re.compile(r"^[0-9a-f]{16}\$[0-9a-f]{64}$")
 EVENT_KINDS = ("action", "hands")
 
 
@@ -60,10 +67,13 @@ EVENT_KINDS = ("action", "hands")
 
 
 def game_export(store: Store, game: Mapping[str, Any]) -> dict[str, Any]:
+    row = store.db.execute("select pin_hash from games where id = ?", [game["id"]]).fetchone()
+    pin_hash = row[0] if row else None
     return {
         "id": game["id"],
         "created": game["created"],
-        "protected": game["protected"],
+        "protected": bool(pin_hash),
+        **({"pin_hash": pin_hash} if pin_hash else {}),
         "events": [
             {"version": e.version, "kind": e.kind, "payload": e.payload, "created": e.created}
             for e in store.events(game["id"])
@@ -154,7 +164,7 @@ def parse_backup(body: Any) -> list[dict[str, Any]]:
 def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
     where = f"Game {index + 1} of the export"
     _shape(isinstance(raw, dict), f"{where} must be an object with 'id' and 'events'.")
-    unknown = sorted(set(raw) - {"id", "created", "protected", "events", "pin"})
+    unknown = sorted(set(raw) - {"id", "created", "protected", "events", "pin", "pin_hash"})
     _shape(not unknown, f"Unknown field {unknown[0]!r} in {where.lower()}." if unknown else "")
     game_id = raw.get("id")
     _shape(
@@ -165,12 +175,14 @@ def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
     _shape(game_id not in seen, f"{where} is in the export twice.")
     seen.add(game_id)
     created = raw.get("created")
-    _shape(
-        created is None or (isinstance(created, str) and 0 < len(created) <= STAMP_MAX),
-        f"{where}: 'created' must be a time stamp.",
-    )
+    check_stamp(created, f"{where}: 'created'")
     _shape(isinstance(raw.get("protected", False), bool), f"{where}: 'protected' must be true or false.")
-    pin_hash = hash_pin(raw["pin"]) if raw.get("pin") is not None else None
+    kept = raw.get("pin_hash")
+    _shape(
+        kept is None or (isinstance(kept, str) and bool(PIN_HASH.match(kept))),
+        f"{where}: 'pin_hash' must be a table PIN's hash as this app exports it.",
+    )
+    pin_hash = hash_pin(raw["pin"]) if raw.get("pin") is not None else kept
     events = raw.get("events")
     _shape(isinstance(events, list) and len(events) > 0, f"{where}: 'events' must be a non-empty list.")
     checked: list[dict[str, Any]] = []
@@ -185,10 +197,7 @@ def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
             f"{where}, event {position}: versions must run 1, 2, 3 … without gaps.",
         )
         stamp = event.get("created")
-        _shape(
-            stamp is None or (isinstance(stamp, str) and 0 < len(stamp) <= STAMP_MAX),
-            f"{where}, event {position}: 'created' must be a time stamp.",
-        )
+        check_stamp(stamp, f"{where}, event {position}: 'created'")
         kind, payload = event.get("kind"), event.get("payload")
         _shape(isinstance(payload, dict), f"{where}, event {position}: 'payload' must be an object.")
         if position == 1:
@@ -214,6 +223,27 @@ def parse_game(raw: Any, index: int, seen: set[str]) -> dict[str, Any]:
     return {"id": game_id, "created": created, "pin_hash": pin_hash, "config": config, "events": checked}
 
 
+def check_stamp(value: Any, what: str) -> None:
+    """A time stamp of a backup: absent, or an ISO date and time of the past (a stamp in
+    the future would sort its game above every new one; a newline would break headers)."""
+    if value is None:
+        return
+    _shape(
+        isinstance(value, str) and 0 < len(value) <= STAMP_MAX and value.isascii() and value.isprintable(),
+        f"{what} must be a time stamp such as 2026-05-01T20:15:00.",
+    )
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ImportRefused(400, f"{what} must be a time stamp such as 2026-05-01T20:15:00.") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    _shape(
+        moment <= datetime.now(UTC) + FUTURE_SKEW,
+        f"{what} is in the future ({value}): a backup only holds what has happened.",
+    )
+
+
 def canonical_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The payload as a live request would have logged it."""
     if kind == "action":
@@ -228,7 +258,7 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
     refusal, or a crash of the app half-way, leaves nothing of the import behind."""
     results: list[StoredGame] = []
     with store.write():
-        existing = {row["id"] for row in store.list_games()}
+        existing = {row["id"] for row in store.list_games(trashed=True)}
         taken = [g["id"] for g in games if g["id"] in existing]
         if taken:
             raise ImportRefused(409, f"A game {taken[0]!r} already exists here: nothing was imported.")
@@ -254,6 +284,12 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
 @bp.post("/api/import")
 @csrf.exempt  # JSON only: a cross-site form cannot send application/json
 def api_import():
+    from referee.web.trash import OWNER_HEADER, is_owner
+
+    if not is_owner():
+        return refusal(
+            403, _("Importing a backup needs the owner PIN (the %(header)s header).", header=OWNER_HEADER)
+        )
     request.max_content_length = IMPORT_MAX_BODY
     games = parse_backup(json_body())
     stored = write_games(get_store(), games)
@@ -265,11 +301,36 @@ def api_import():
                     "version": g.version,
                     "game": g.match.config.game,
                     "status": "finished" if g.match.finished else "playing",
+                    "protected": bool(g.pin_hash),
                 }
                 for g in stored
             ]
         }
     ), 201
+
+
+@bp.get("/backup/referee.db")
+def database_file():
+    """The whole database as one file (SQLite's online backup API: consistent while plays
+    go on, and no ``-wal`` file needed beside it)."""
+    import tempfile
+
+    from referee.store import backup_to
+
+    with tempfile.TemporaryDirectory(prefix="referee-backup-") as work:
+        target = os.path.join(work, "referee.db")
+        backup_to(current_app.config["DATABASE"], target)
+        with open(target, "rb") as copy:
+            data = copy.read()
+    stamp = now()[:10]
+    return Response(
+        data,
+        mimetype="application/vnd.sqlite3",
+        headers={
+            "Content-Disposition": f'attachment; filename="domino-referee-{stamp}.db"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 # ----------------------------------------------------------------------------- unlock
@@ -291,9 +352,8 @@ def unlocked_games() -> list[str]:
 
 
 def safe_next(target: str | None, game_id: str) -> str:
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return f"/games/{game_id}"
+    """Only a page of this app (an undo's POST-only address leads back to the game)."""
+    return own_path(target, f"/games/{game_id}")
 
 
 @bp.route("/games/<game_id>/unlock", methods=["GET", "POST"])

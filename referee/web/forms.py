@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask import g, has_request_context
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -40,13 +41,23 @@ OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
 
 class Form(FlaskForm):
-    """A form whose field messages speak the request's language (i18n.FormMessages)."""
+    """A form whose field messages speak the request's language (i18n.FormMessages), and
+    whose CSRF field has an id of its own on the page (``csrf-<form>-<n>``), so two forms
+    on one page never share an id."""
 
     class Meta:
         def get_translations(self, form: Any) -> Any:
             from referee.web.i18n import FORM_MESSAGES
 
             return FORM_MESSAGES
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        token = getattr(self, "csrf_token", None)
+        if token is not None and has_request_context():
+            count = g.get("csrf_fields", 0) + 1
+            g.csrf_fields = count
+            token.id = f"csrf-{type(self).__name__.lower()}-{count}"
 
 
 class NewGameForm(Form):

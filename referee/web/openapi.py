@@ -337,7 +337,7 @@ def openapi_document() -> dict[str, Any]:
         "browser unlocked it at /games/{game_id}/unlock).",
     }
     change_refusals = _refusals(400, 403, 404, 409, 413, 415, 422)
-    return {
+    document = {
         "openapi": "3.1.0",
         "info": {
             "title": "Domino Referee API",
@@ -636,3 +636,139 @@ def openapi_document() -> dict[str, Any]:
             }
         },
     }
+    add_photo_paths(document, game_id)
+    return document
+
+
+# ----- hands from a photo (reads and checks, never writes) ---------------------------------
+
+
+def add_photo_paths(document: dict[str, Any], game_id: dict[str, Any]) -> None:
+    """The photo reading and the hand check: POST …/photo (multipart) and POST …/check."""
+    number = {
+        "name": "number",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+        "description": "The round number (1 …).",
+    }
+    warning = {
+        "type": "object",
+        "required": ["tile", "rule", "error"],
+        "properties": {
+            "tile": {
+                **CANONICAL_TILE,
+                "type": ["string", "null"],
+                "description": "The tile, or null: the whole hand.",
+            },
+            "rule": {"type": ["string", "null"], "description": "Rule id from RULES.md."},
+            "error": {"type": "string", "minLength": 1, "description": "One sentence (English)."},
+            "text": {"type": "string", "description": "The sentence in the request's language."},
+        },
+    }
+    tracked = {"type": ["integer", "null"], "description": "The hand's size by the log (referee mode)."}
+    total = {"type": "integer", "minimum": 0, "description": "The hand's points by the game's scoring."}
+    document["components"]["schemas"].update(
+        {
+            "PhotoReading": {
+                "type": "object",
+                "required": ["tiles", "total", "warnings"],
+                "properties": {
+                    "tiles": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["tile", "confidence", "box"],
+                            "properties": {
+                                "tile": CANONICAL_TILE,
+                                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                                "box": {
+                                    "type": "array",
+                                    "items": {"type": "integer", "minimum": 0},
+                                    "minItems": 4,
+                                    "maxItems": 4,
+                                    "description": "x, y, w, h in the photo's pixels after its EXIF rotation.",
+                                },
+                            },
+                        },
+                    },
+                    "total": total,
+                    "warnings": {"type": "array", "items": warning},
+                    "width": {"type": "integer", "minimum": 1},
+                    "height": {"type": "integer", "minimum": 1},
+                    "tracked": tracked,
+                },
+            },
+            "HandCheck": {
+                "type": "object",
+                "required": ["tiles"],
+                "additionalProperties": False,
+                "properties": {
+                    "tiles": {"type": "array", "maxItems": 60, "items": TILE},
+                    "player": {"type": ["string", "null"], "description": "Whose hand it is (optional)."},
+                    "hands": {
+                        "type": ["object", "null"],
+                        "additionalProperties": {"type": "array", "maxItems": 60, "items": TILE},
+                        "description": "Other players' hands, to find a tile in two hands.",
+                    },
+                },
+            },
+            "HandCheckAnswer": {
+                "type": "object",
+                "required": ["total", "warnings", "tracked"],
+                "properties": {
+                    "total": total,
+                    "warnings": {"type": "array", "items": warning},
+                    "tracked": tracked,
+                },
+            },
+        }
+    )
+    document["paths"].update(
+        {
+            "/api/games/{game_id}/rounds/{number}/photo": {
+                "post": {
+                    "summary": "Read the tiles of a hand from a photo (changes nothing)",
+                    "operationId": "readHandPhoto",
+                    "parameters": [game_id, number],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["photo"],
+                                    "properties": {
+                                        "photo": {
+                                            "type": "string",
+                                            "format": "binary",
+                                            "description": "A JPEG, PNG or HEIC photo, at most 20 MB.",
+                                        },
+                                        "player": {"type": "string", "description": "Whose hand it is."},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": _json(
+                            "PhotoReading", "The tiles read, their points and the referee's warnings"
+                        ),
+                        **_refusals(400, 404, 413, 415, 422),
+                    },
+                },
+            },
+            "/api/games/{game_id}/rounds/{number}/check": {
+                "post": {
+                    "summary": "Check one hand before it is saved: its points and warnings (changes nothing)",
+                    "operationId": "checkHand",
+                    "parameters": [game_id, number],
+                    "requestBody": _body("HandCheck"),
+                    "responses": {
+                        "200": _json("HandCheckAnswer", "The hand's points and the referee's warnings"),
+                        **_refusals(400, 404, 415, 422),
+                    },
+                },
+            },
+        }
+    )

@@ -152,28 +152,32 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
+    from referee.web.trash import paged
+
     store = get_store()
-    playing, finished = [], []
-    for row in store.list_games()[:200]:
-        bucket = playing if row["status"] == "playing" else finished
-        if len(bucket) >= 60:
-            continue
-        try:
-            match = store.load(row["id"]).match
-        except Exception:  # a game the core cannot read is listed, not fatal for the page
-            match = None
-        bucket.append(
-            {
-                **row,
-                "title": title_of(row["game"]),
-                "progress": progress(match) if match else "",
-                "summary": summary(match) if match else "",
-            }
-        )
+    lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
+    for listing in lists.values():
+        shown = []
+        for row in listing["rows"]:
+            try:
+                match = store.load(row["id"]).match
+            except Exception:  # a game the core cannot read is listed, not fatal for the page
+                match = None
+            shown.append(
+                {
+                    **row,
+                    "title": title_of(row["game"]),
+                    "progress": progress(match) if match else "",
+                    "summary": summary(match) if match else "",
+                }
+            )
+        listing["rows"] = shown
     return render_template(
         "home.html",
-        playing=playing,
-        finished=finished,
+        playing=lists["playing"]["rows"],
+        finished=lists["finished"]["rows"],
+        lists=lists,
+        trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: title_of(k) for k in GAMES},
     )
@@ -406,7 +410,7 @@ def end_words(record) -> str:
     if end.reason == "fish":
         return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
     out = record.went_out()
-    return _("%(player)s went out", player=out) if out else _("entered")
+    return _("%(player)s went out", player=out) if out else _("counted at the table")
 
 
 def round_rows(match: Match) -> list[dict[str, Any]]:
@@ -417,6 +421,16 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
     ledger = {entry["number"]: entry for entry in (book.ledger if book else ())}
     was_open = {name: False for name in config.players}
     rows = []
+    # A round booked again with other hands (a correction): its row says "corrected".
+    entries = [{r.number: r for r in snapshot} for snapshot in match.entry_undo] + [
+        {r.number: r for r in match.rounds}
+    ]
+    corrected = {
+        number
+        for before, after in zip(entries, entries[1:])
+        for number, record in after.items()
+        if number in before and before[number] != record
+    }
     for index, record in enumerate(match.rounds):
         standing = match.rules.standing(
             config.players, config.highest, config.options, match.rounds[: index + 1]
@@ -432,6 +446,7 @@ def round_rows(match: Match) -> list[dict[str, Any]]:
                 "record": record,
                 "ledger": entry,
                 "before_open": dict(was_open),
+                "corrected": record.number in corrected,
             }
         )
         if entry:
@@ -587,7 +602,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     config = match.config
     record = next((r for r in match.rounds if r.number == number), None)
     live = number == match.number and record is None
-    on_table, sizes = match.round_table(number)
+    on_table, sizes = match.table_of(number)
     rules = match.rules
     note = rules.zero_note(config.options)
     zero_rule, zero_line = (note[0], str(tr(note[1]))) if note else (None, "")
@@ -636,14 +651,31 @@ def hands(game_id: str, number: int):
     players = list(stored.match.players)
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
+    mismatches: dict[str, Refusal] = {}
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
         form.version.data = str(stored.version)
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+        else:
+            # The player the referee saw go out is entered as out already.
+            outcome = (
+                stored.match.engine.outcome()
+                if number == stored.match.number and stored.match.engine
+                else None
+            )
+            if outcome is not None and outcome.reason == "domino" and outcome.player in players:
+                getattr(form, f"p{players.index(outcome.player)}").data = "out"
+            # The hands sent from the players' phones, for the person at the tablet to check.
+            from referee.web.photo import prefill_sent_hands
+
+            prefill_sent_hands(
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+            )
     elif form.validate_on_submit():
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        entries: dict[str, Any] = {}
         try:
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
@@ -655,6 +687,12 @@ def hands(game_id: str, number: int):
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
             refusal = Refusal.of(error, game_id)
+            if isinstance(error, RuleViolation) and error.rule_id == "hidden":
+                # every hand that disagrees with the log, not only the first
+                mismatches = {
+                    p.params["player"]: Refusal.of(p)
+                    for p in stored.match.hand_count_problems(number, entries)
+                }
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
@@ -674,6 +712,7 @@ def hands(game_id: str, number: int):
         "hands.html",
         form=translated(form),
         refusal=refusal,
+        mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
@@ -705,14 +744,22 @@ def rules(game: str):
             ],
             "big": BIG_SET_HAND,
         }
+    from referee.web.rule_search import plain, search
+
     lang = current_language()
     sections: list[tuple[str, list]] = []
     for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
-        if not sections or sections[-1][0] != rule.section:
-            sections.append((rule.section, []))
+        heading = plain(rule.section)
+        if not sections or sections[-1][0] != heading:
+            sections.append((heading, []))
         sections[-1][1].append(rule)
+    query = (request.args.get("q") or "").strip()[:200]
+    hits = search(game, query, lang)[:8] if query else []
     return render_template(
         "rules.html",
+        query=query,
+        hits=hits,
+        plain=plain,
         game=game,
         title=title_of(game),
         sections=sections,

@@ -12,10 +12,11 @@ Views only parse, call the core and render: every ruling comes from the round en
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
@@ -54,7 +55,10 @@ class Refusal:
 
     @property
     def rule_text(self) -> str | None:
-        return rule_text(self.rule, current_lang()) if self.rule else None
+        from referee.web.rule_search import plain
+
+        text = rule_text(self.rule, current_lang()) if self.rule else None
+        return plain(text) if text else None
 
     @property
     def href(self) -> str | None:
@@ -99,7 +103,11 @@ def act(game_id: str):
     if not game.match.referee:
         return redirect(f"/games/{game_id}")
     form = ActionForm()
-    keep_tile = request.form.get("tile") or None
+    move = request.form.get("move") or ""
+    if move and "@" in move:  # a one-tap play from the picker: "<tile>@<place>"
+        tile_text, _sep, place_text = move.partition("@")
+        form.tile.data, form.place.data = tile_text, place_text
+    keep_tile = form.tile.data or request.form.get("tile") or None
     if not form.validate_on_submit():
         problem = (
             _("This page is too old to send (its security token expired): the table is reloaded, tap again.")
@@ -140,7 +148,14 @@ def act(game_id: str):
         from referee.web.pages import pin_message  # the PIN refusal in the page's language
 
         return render_table(game, refusal=Refusal(pin_message(error), None, None), status=403, unlock=True)
-    flash(describe(action, game.match), "logged")
+    logged = describe(action, game.match)
+    if request.headers.get("X-Table-Fetch"):
+        # The page's script swaps the table in place: the fresh table at once, without the
+        # redirect's second round trip (a plain form post still gets the redirect).
+        return render_table(
+            _load(game_id), logged=logged if action.type != "undo" else None, flash_text=logged
+        )
+    flash(logged, "undoable" if action.type != "undo" else "logged")
     return redirect(url_for("table.show", game_id=game_id), code=303)
 
 
@@ -198,10 +213,12 @@ def describe(action: Action, match: Match) -> str:
 
 
 def _parse_tile(text: str | None, highest: int) -> Tile | None:
+    """A tile as typed or tapped: "3-11", "3 11", "11:3"; None when it is not one of the set."""
     if not text:
         return None
+    halves = re.fullmatch(r"\s*(\d{1,2})\s*(?:[-|:/,. ]\s*)?(\d{1,2})\s*", text)
     try:
-        tile = Tile.parse(text)
+        tile = Tile.parse(f"{halves.group(1)}-{halves.group(2)}" if halves and " " in text else text)
     except TileError:
         return None
     return tile if tile.in_set(highest) else None
@@ -223,6 +240,15 @@ def _place_from_key(game: str, key: str | None, engine) -> Any:
     return _parse_tile(key, engine.setup.highest)
 
 
+def place_label(game: str, key: str) -> str:
+    """A place for a person: "the Mexican train", "Ben's train", "5-6", "the centre"."""
+    if key == CENTRE:
+        return _("the centre")
+    if game == "mexican-train":
+        return _("the Mexican train") if key == "mexican" else _("%(player)s's train", player=key)
+    return key
+
+
 def render_table(
     game: StoredGame,
     *,
@@ -232,6 +258,8 @@ def render_table(
     notice: str | None = None,
     status: int = 200,
     unlock: bool = False,
+    logged: str | None = None,
+    flash_text: str | None = None,
 ):
     match = game.match
     config = match.config
@@ -253,45 +281,87 @@ def render_table(
         selected = None
 
     # Where the selected tile may go (lit places), and the "can I play this?" answer.
+    targets = engine.targets() if playing else []
+    # Every legal play of the player (the core's query), as the places of each tile.
+    places_by_tile: dict[Tile, list[str]] = {}
+    if playing and actor:
+        for play in engine.legal_plays(actor):
+            place = play.train if config.game == "mexican-train" else play.on
+            places_by_tile.setdefault(play.tile, []).append(place_key(place))
+
+    def refusal_of(error: RuleViolation | BadRequest) -> Refusal:
+        return Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game)
+
     lit: set[str] = set()
+    nowhere: list[Refusal] = []
     if playing and selected is not None and actor:
         lit = {place_key(p) for p in engine.places_for(actor, selected)}
+        if not lit:
+            # "Fits nowhere": the engine's reason at each place, one per rule.
+            seen: set[str | None] = set()
+            for p in targets:
+                try:
+                    engine.check(engine.play_at(actor, selected, p))
+                except (RuleViolation, BadRequest) as error:
+                    reason = refusal_of(error)
+                    if reason.rule not in seen:
+                        seen.add(reason.rule)
+                        nowhere.append(reason)
     answer = None
     if playing and selected is not None and actor and ask_key:
         place = _place_from_key(config.game, ask_key, engine)
         try:
             engine.check(engine.play_at(actor, selected, place))
         except (RuleViolation, BadRequest) as error:
-            answer = {
-                "ok": False,
-                "place": ask_key,
-                "refusal": Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game),
-            }
+            answer = {"ok": False, "place": ask_key, "refusal": refusal_of(error)}
         else:
-            answer = {"ok": True, "place": ask_key}
+            answer = {"ok": True, "place": ask_key, "label": place_label(config.game, ask_key)}
 
-    # The picker: the round's set less the tiles on the table, by suit, highest first.
+    # The picker: the round's set less the tiles on the table, by suit, highest first. A tile
+    # with exactly one lit place is logged by one tap (``move``: "<tile>@<place>").
     picker = []
     if playing:
-        fitting = {action.tile for action in engine.legal_plays(actor)} if actor else set()
         for high in range(config.highest, -1, -1):
             row = []
             for low in range(0, high + 1):
                 t = Tile(low, high)
                 if t in on_table:
                     continue
-                row.append({"text": str(t), "fits": t in fitting, "selected": t == selected})
+                places = places_by_tile.get(t, [])
+                row.append(
+                    {
+                        "text": str(t),
+                        "fits": bool(places),
+                        "selected": t == selected,
+                        "move": f"{t}@{places[0]}" if len(places) == 1 else None,
+                        "label": place_label(config.game, places[0]) if len(places) == 1 else None,
+                    }
+                )
             if row:
                 picker.append({"high": high, "tiles": row})
+
+    def verdict(kind: str, player: str | None = None) -> dict[str, Any]:
+        """Whether the referee accepts ``kind`` now, and if not the engine's reason."""
+        who_acts = player or actor
+        if not playing or not who_acts:
+            return {"ok": False, "reason": None}
+        try:
+            engine.check(Action(kind, who_acts))
+        except (RuleViolation, BadRequest) as error:
+            return {"ok": False, "reason": refusal_of(error)}
+        return {"ok": True, "reason": None}
 
     def legal(kind: str, player: str | None = None) -> bool:
         return playing and bool(player or actor) and engine.is_legal(Action(kind, player or actor))
 
+    draw, pass_ = verdict("draw"), verdict("pass")
+    end_turn = verdict("end")
     controls = {
-        "draw": legal("draw"),
-        "pass": legal("pass"),
+        "draw": draw["ok"],
+        "pass": pass_["ok"],
         "end": config.game == "mexican-train" and getattr(config.options, "first_turn", "single") == "build",
-        "end_legal": legal("end"),
+        "end_legal": end_turn["ok"],
+        "why": {"draw": draw["reason"], "pass": pass_["reason"], "end": end_turn["reason"]},
     }
     starters = []
     if playing and turn and any(legal("start", p) for p in config.players if p != turn):
@@ -301,6 +371,8 @@ def render_table(
     reminders = rnd.get("reminders") or []
     banners = [r for r in reminders if r["rule"] in LAST_TILE_RULES]
     notes = [r for r in reminders if r not in banners]
+    # The engine's reminders end with what the player on turn must do now: shown at the top.
+    now = notes.pop() if notes and playing else None
     form = ActionForm(formdata=None, version=game.version, player=actor or "")
     context = dict(
         game=game,
@@ -315,6 +387,12 @@ def render_table(
         who=who,
         selected=selected,
         lit=lit,
+        nowhere=nowhere,
+        started=bool(on_table) or selected is not None or config.game == "mexican-train",
+        undoable=[logged]
+        if logged
+        else [m for c, m in get_flashed_messages(with_categories=True) if c == "undoable"],
+        flash_text=flash_text,
         answer=answer,
         ask_key=ask_key,
         picker=picker,
@@ -325,6 +403,7 @@ def render_table(
         last_text=describe(last_action, match) if last_action else None,
         banners=banners,
         notes=notes,
+        now=now,
         refusal=refusal,
         notice=notice,
         form=form,

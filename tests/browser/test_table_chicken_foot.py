@@ -42,7 +42,7 @@ def test_whole_chicken_foot_round_on_the_table_page(page, phone, live_app, live_
     spinner = Tile(9, 9)
 
     page.goto(f"/games/{game_id}/table")
-    assert "cf.start" in page.locator(".reminders").inner_text()
+    assert "cf.start" in page.locator(".table-status").inner_text()
     # No one may hold the spinner: players draw in turn through the page until it turns up.
     seat = 0
     while not any(spinner in h for h in hands.values()):

@@ -44,13 +44,13 @@ def test_whole_kozel_round_on_the_table_page_without_javascript(nojs_page, phone
     leader = next(p for p, h in hands.items() if lead in h)
 
     page.goto(f"/games/{game_id}/table")
-    assert "kz.lead.first" in page.locator(".reminders").inner_text()
+    assert "kz.lead.first" in page.locator(".table-status").inner_text()
     assert page.locator("h1.turn").inner_text() == "Who is playing?"
     page.click(f'a.who:text-is("{leader}")')
     page.wait_for_selector(f'#table[data-actor="{leader}"]')
     # A lead that public information rules out is refused with its rule (kz.lead.first) ...
     wrong = lead_order()[-1]
-    page.click(f'a.pick[data-tile="{wrong}"]')
+    page.click(f'.pick[data-tile="{wrong}"]')  # ruled out: it fits nowhere, so a tap selects it
     page.wait_for_selector(f'#table[data-selected="{wrong}"]')
     page.click('button.place[data-place="centre"]')
     assert page.locator(".refusal .rule-id").inner_text() == "kz.lead.first"

@@ -52,6 +52,8 @@ ALLOWED = {
         "Magyar",
         "CSV",
         "PDF",
+        "A4",
+        "Letter",
         "PIN",
         "QR",
         "JSON",

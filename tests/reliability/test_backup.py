@@ -4,12 +4,15 @@ the identical games back (state and event log); a bad import changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from referee.web import create_app
 from tests.conftest import Api
 from tests.reliability.helpers import assert_refusal, snapshot
+
+PAD_PIN = "2468"
 
 PLAYERS = ["Ana", "Ben", "Caro"]
 
@@ -81,15 +84,13 @@ def test_export_all_then_import_into_a_fresh_database_is_identical(client, playe
     backup = response.get_json()
     assert backup["format"] == "domino-referee" and backup["format_version"] == 1
     assert len(backup["games"]) == len(played)
-    assert "$" not in response.get_data(as_text=True).replace("$ref", "")  # no PIN hash leaks
     other = fresh(tmp_path, "restored")
     answer = other.post("/api/import", json=backup)
     assert answer.status_code == 201, answer.get_json()
     assert sorted(g["id"] for g in answer.get_json()["imported"]) == sorted(played.values())
     assert snapshot(other) == snapshot(client)
-    # the PIN hash is not exported, so the restored games are open until given a PIN again
-    unprotected = [{**g, "protected": False} for g in backup["games"]]
-    assert other.get("/api/export").get_json()["games"] == unprotected
+    # the PIN's hash comes along: the restored games are protected as they were
+    assert other.get("/api/export").get_json()["games"] == backup["games"]
 
 
 def test_one_game_export_is_a_download_and_round_trips(client, played, tmp_path):
@@ -127,16 +128,49 @@ def test_an_imported_game_plays_on_like_the_original(client, played, tmp_path):
     )
 
 
-def test_the_pin_is_not_exported_but_can_be_given_on_import(client, played, tmp_path):
+def test_a_restore_keeps_the_table_pin_and_the_summary_says_so(client, played, tmp_path):
     backup = client.get(f"/api/games/{played['pad']}/export").get_json()
     assert backup["games"][0]["protected"] is True
-    assert "pin" not in backup["games"][0] and "pin_hash" not in json.dumps(backup)
+    assert "pin" not in backup["games"][0] and re.match(
+        r"^[0-9a-f]{16}\$[0-9a-f]{64}$", backup["games"][0]["pin_hash"]
+    )
     other = fresh(tmp_path, "pin")
+    answer = other.post("/api/import", json=backup)
+    assert answer.status_code == 201
+    assert [g["protected"] for g in answer.get_json()["imported"]] == [True]
+    url = f"/api/games/{played['pad']}/actions"
+    assert other.post(url, json={"type": "undo"}).status_code == 403
+    assert other.post(url, json={"type": "undo"}, headers={"X-Table-Pin": PAD_PIN}).status_code == 200
+
+
+def test_a_new_pin_can_be_given_on_import(client, played, tmp_path):
+    backup = client.get(f"/api/games/{played['pad']}/export").get_json()
+    other = fresh(tmp_path, "newpin")
     backup["games"][0]["pin"] = "9753"
     assert other.post("/api/import", json=backup).status_code == 201
     url = f"/api/games/{played['pad']}/actions"
-    assert other.post(url, json={"type": "undo"}).status_code == 403
+    assert other.post(url, json={"type": "undo"}, headers={"X-Table-Pin": PAD_PIN}).status_code == 403
     assert other.post(url, json={"type": "undo"}, headers={"X-Table-Pin": "9753"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    ["9999-12-31T00:00:00", "2999-01-01", "2026-01-01T00:00:00\r\nX-Evil: 1", "\ud800", "yesterday", ""],
+)
+def test_import_refuses_time_stamps_in_the_future_or_not_time_stamps(client, played, tmp_path, stamp):
+    backup = client.get(f"/api/games/{played['pad']}/export").get_json()
+    other = fresh(tmp_path, "stamp")
+    for where in ("game", "event"):
+        changed = json.loads(json.dumps(backup))
+        if where == "game":
+            changed["games"][0]["created"] = stamp
+        else:
+            changed["games"][0]["events"][1]["created"] = stamp
+        body = json.dumps(changed)
+        answer = other.post("/api/import", data=body, content_type="application/json")
+        assert answer.status_code == 400, (where, stamp, answer.get_data(as_text=True)[:200])
+        assert "time stamp" in answer.get_json()["error"] or "future" in answer.get_json()["error"]
+    assert other.get("/api/games").get_json()["games"] == []
 
 
 def test_importing_games_that_exist_is_409_and_changes_nothing(client, played):

@@ -15,7 +15,14 @@ from pathlib import Path
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
 
 from referee.rules.base import Action
 from referee.store import Store
@@ -225,7 +232,17 @@ ApiMachine.TestCase.settings = settings(settings(), stateful_step_count=20, dead
 TestApiStateMachine = ApiMachine.TestCase
 
 
-def test_zz_report_figures(capsys):
-    if FIGURES["machines"]:
-        with capsys.disabled():
-            print(f"\nstateful API: {FIGURES}")
+def test_the_machine_tries_legal_plays_and_refused_calls():
+    """The invariants above mean something only if the machine reaches both sides: calls the
+    rules accept (legal plays among them) and calls they refuse. A fixed short run must."""
+    before = dict(FIGURES)
+    run_state_machine_as_test(
+        ApiMachine,
+        settings=settings(
+            max_examples=3, stateful_step_count=20, derandomize=True, database=None, deadline=None
+        ),
+    )
+    ran = {key: FIGURES[key] - before[key] for key in FIGURES}
+    assert ran["machines"] >= 1
+    assert ran["accepted"] > 0 and ran["refused"] > 0 and ran["legal_tried"] > 0, ran
+    assert ran["steps"] == ran["accepted"] + ran["refused"], ran

@@ -28,6 +28,6 @@ def text(response) -> str:
 
 
 def refusal(body: str) -> str:
-    found = re.search(r'<div class="refusal" role="alert">(.*?)</div>', body, re.S)
+    found = re.search(r'<div class="refusal[^"]*" role="alert">(.*?)</div>', body, re.S)
     assert found, "no refusal box on the page"
     return found.group(1)

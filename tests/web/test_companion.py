@@ -397,14 +397,6 @@ def test_service_worker_version_follows_the_static_files(app, client, tmp_path):
     assert first != second
 
 
-def test_pdf_answers_503_without_chromium(app, api, client):
-    app.config["CHROMIUM"] = "/nonexistent/chromium"
-    game = api.create(game="kozel", players=["Ana", "Ben"])
-    response = client.get(f"/games/{game['id']}/scoresheet.pdf")
-    assert response.status_code == 503
-    assert "Chromium" in response.get_data(as_text=True) and "Print" in response.get_data(as_text=True)
-
-
 def test_event_stream_beyond_the_limit_answers_at_once_and_asks_to_poll(app, api):
     import time
 

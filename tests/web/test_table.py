@@ -152,7 +152,7 @@ def test_undo_asks_for_confirmation_then_takes_back(client, api, mt):
     _, html = table(client, mt["id"])
     assert f'href="/games/{mt["id"]}/table?confirm=undo"' in html
     _, html = table(client, mt["id"], "?confirm=undo")
-    assert "Undo <strong>Ana played 8-9 on their own train.</strong>?" in html
+    assert "Undo: Ana played 8-9 on their own train?" in html
     version = mt["version"] + 1
     response = act(client, mt["id"], version, type="undo")
     assert response.status_code == 303

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -125,10 +126,27 @@ def follow(game_id: str):
     return render_template("companion/follow.html", **follow_context(game))
 
 
+FRAGMENTS_KEPT = 256
+_fragments: OrderedDict[tuple[str, str, int, str], str] = OrderedDict()
+
+
 @bp.get("/games/<game_id>/follow/fragment")
-def follow_fragment(game_id: str):
+def follow_fragment(game_id: str) -> Response:
+    """The live part of the follow page. Every phone following a game asks for it after each
+    change: it is rendered once per version and language and then reused."""
+    from referee.web.i18n import current_lang
+
     game = load_game(game_id)
-    response = Response(render_template("companion/follow_fragment.html", **follow_context(game)))
+    key = (current_app.config["DATABASE"], game.id, game.version, current_lang())
+    with _streams_lock:
+        html = _fragments.get(key)
+    if html is None:
+        html = render_template("companion/follow_fragment.html", **follow_context(game))
+        with _streams_lock:
+            _fragments[key] = html
+            while len(_fragments) > FRAGMENTS_KEPT:
+                _fragments.popitem(last=False)
+    response = Response(html)
     response.headers["Cache-Control"] = "no-store"
     return response
 

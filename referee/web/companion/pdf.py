@@ -1,131 +1,208 @@
-"""The scoresheet as a PDF."""
+"""The scoresheet as a PDF, made in-process by a library (``referee.scoresheet_pdf``).
+
+Bounded: at most ``PDF_IN_FLIGHT`` PDFs are made at once, each by a child process (so a
+PDF never competes with plays for the interpreter, and one that hangs is killed); a request beyond that is answered at
+once with 503 and ``Retry-After`` instead of queueing behind the others and holding a
+server thread. A PDF already made for the game's version, language and paper is reused.
+"""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
-import tempfile
+import sys
 import threading
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
-from flask import Response, current_app, render_template, url_for
+from flask import Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
+from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.web import get_store
 from referee.web.companion.common import bp, load_game
 
-PDF_TIMEOUT = 60
-_printing = threading.Semaphore(1)  # one Chromium at a time: a small server has little memory
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
+PDF_TIMEOUT = 30.0  # seconds a PDF may take before the request gives up
+RETRY_AFTER = 5  # seconds a refused request is asked to wait
+CACHE_SIZE = 32
+ROOT = Path(__file__).resolve().parents[3]  # the child imports this checkout's referee
+# Where Letter paper is the custom; elsewhere A4 (a table can ask for either: ?paper=).
+LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "PR"})
+
+_lock = threading.Lock()
+_slots: dict[int, threading.BoundedSemaphore] = {}
+_made: OrderedDict[tuple[str, int, str, str], tuple[bytes, str]] = OrderedDict()  # PDF, file name
 
 
-def find_chromium() -> str | None:
-    configured = current_app.config.get("CHROMIUM") or os.environ.get("REFEREE_CHROMIUM")
-    candidates = (configured,) if configured else CHROMIUM_CANDIDATES
-    for candidate in candidates:
-        found = shutil.which(candidate) if candidate else None
-        if found:
-            return found
-    return None
-
-
-class PdfUnavailable(RuntimeError):
+class PdfFailed(RuntimeError):
     pass
 
 
-def print_to_pdf(html: str, chromium: str) -> bytes:
-    """Chromium's own print (``--print-to-pdf``) of the page, in a subprocess: the same
-    engine, print stylesheet and page setup as printing the page from the browser."""
-    static = Path(current_app.static_folder).resolve()
-    prefix = url_for("static", filename="")
-    # the page's own stylesheets and images, read from disk instead of over HTTP
-    html = re.sub(r'(href|src)="' + re.escape(prefix), lambda m: f'{m.group(1)}="{static.as_uri()}/', html)
-    # the printed page is what the server rendered: its scripts (service worker, wake lock)
-    # have nothing to add to paper, so they are left out
-    html = re.sub(r"<script\b[^>]*>.*?</script\s*>", "", html, flags=re.S | re.I)
-    with tempfile.TemporaryDirectory(prefix="referee-pdf-") as work:
-        page = Path(work) / "scoresheet.html"
-        target = Path(work) / "scoresheet.pdf"
-        page.write_text(html, encoding="utf-8")
-        command = [
-            chromium,
-            "--headless",
-            "--disable-gpu",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--no-pdf-header-footer",
-            f"--user-data-dir={Path(work) / 'profile'}",
-            f"--print-to-pdf={target}",
-            page.as_uri(),
+def slots() -> threading.BoundedSemaphore:
+    limit = int(current_app.config.get("PDF_IN_FLIGHT", PDF_IN_FLIGHT))
+    with _lock:
+        return _slots.setdefault(limit, threading.BoundedSemaphore(limit))
+
+
+def paper_for(choice: str | None) -> str:
+    """``?paper=a4|letter`` when the table chose; else Letter where it is the custom (the
+    browser's first language names such a region), A4 everywhere else."""
+    if choice in PAPERS:
+        return choice
+    for value, _quality in request.accept_languages:
+        region = value.replace("_", "-").split("-")[1:2]
+        return "letter" if region and region[0].upper() in LETTER_REGIONS else "a4"
+    return "a4"
+
+
+def kozel_points(value: int, open_: bool) -> str:
+    return str(value) if open_ or not value else f"+{value}"
+
+
+def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
+    """The printed scoresheet's texts, from the same context as the scoresheet page."""
+    config, game = context["config"], context["game"]
+    kozel = context["is_kozel"]
+    players = list(config.players)
+    subtitle = " · ".join(
+        [
+            _("double-%(highest)s set", highest=config.highest),
+            str(context["mode_label"]),
+            ngettext("%(num)s player", "%(num)s players", len(players)),
+            _("started %(date)s", date=game.created[:10]),
+            str(context["progress"]),
         ]
-        if os.geteuid() == 0:  # Chromium refuses to run as root with its sandbox
-            command.insert(1, "--no-sandbox")
-        try:
-            result = subprocess.run(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                timeout=PDF_TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise PdfUnavailable(
-                _("Chromium could not print the scoresheet (%(error)s).", error=str(error))
-            ) from None
-        if not target.exists() or target.stat().st_size == 0:
-            current_app.logger.warning("chromium --print-to-pdf failed: %s", result.stderr[-2000:])
-            raise PdfUnavailable(_("Chromium could not print the scoresheet."))
-        return target.read_bytes()
+    )
+    header = [_("Round")]
+    if not kozel:
+        header.append(_("Engine") if config.game == "mexican-train" else _("Double"))
+    header += players
+    rows = []
+    for row in context["rows"]:
+        first = str(row["number"])
+        ledger = row["ledger"]
+        if ledger and ledger.get("pot"):
+            first += "\n" + _("pot +%(points)s", points=ledger["pot"])
+        first += "\n" + str(row["end"])
+        cells = [first]
+        if not kozel:
+            cells.append(row["double"] or "")
+        for name in players:
+            if kozel and ledger:
+                entry = ledger["players"][name]
+                cells.append(f"{entry['points']}\n{kozel_points(entry['after'], entry['open'])}")
+            else:
+                cells.append(f"{row['points'][name]}\n{row['totals'][name]}")
+        rows.append(cells)
+    offset = 1 if kozel else 2
+    totals = [_("Total")] + ([] if kozel else [""])
+    winners = []
+    for index, s in enumerate(context["standings"]):
+        if kozel:
+            totals.append(kozel_points(s["total"] if s["open"] else s["remembered"], bool(s["open"])))
+        else:
+            totals.append(str(s["total"]))
+        if s["winner"]:
+            winners.append(index + offset)
+    notes = []
+    if not rows:
+        notes.append(_("No round booked yet."))
+    else:
+        notes.append(_("Each cell: the round's points, and below it the running total."))
+    if context["winners"]:
+        names = _(" and ").join(context["winners"])
+        notes.append(ngettext("Winner:", "Winners:", len(context["winners"])) + " " + names)
+    if context["tie_break"]:
+        notes.append(str(context["tie_break"]))
+    if context["left"]:
+        notes.append(_("%(player)s left the game (kz.rating.left).", player=context["left"]))
+    if context["goats"]:
+        notes.append(_("Goat:") + " " + _(" and ").join(context["goats"]))
+    if context["rating"]:
+        notes.append(
+            _("Rating:") + " " + " · ".join(f"{name} {points}" for name, points in context["rating"].items())
+        )
+    if not context["match"].finished:
+        notes.append(_("Game in progress — %(progress)s.", progress=context["progress"]))
+    return Sheet(
+        title=_("%(game)s — scoresheet", game=context["title"]),
+        subtitle=subtitle,
+        header=header,
+        rows=rows,
+        totals=totals,
+        winners=winners,
+        rules=[str(line) for line in context["rules_in_force"]],
+        notes=notes,
+        paper=paper,
+        author=_("Domino Referee"),
+    )
 
 
-def unavailable(message: str) -> Response:
+def busy(message: str, status: int = 503) -> Response:
     body = render_template("companion/unavailable.html", message=message)
-    response = Response(body, status=503, mimetype="text/html")
-    response.headers["Retry-After"] = "60"
+    response = Response(body, status=status, mimetype="text/html")
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
-@bp.get("/games/<game_id>/scoresheet.pdf")
-def scoresheet_pdf(game_id: str):
-    game = load_game(game_id)
-    chromium = find_chromium()
-    if chromium is None:
-        return unavailable(
-            _(
-                "The PDF is printed by Chromium, which is not installed on this "
-                "machine. Open the scoresheet and use the browser's Print instead "
-                "(install Debian's chromium package to get the PDF download)."
-            )
-        )
-    sheet_path = f"/games/{game_id}/scoresheet"  # the pages' printable scoresheet, rendered in-process
-    # the page in this request's language: the inner client keeps its own cookie jar (a
-    # forwarded Cookie header would be dropped), so the language goes as Accept-Language
-    from referee.web.i18n import current_lang
-
-    headers = {"Accept-Language": current_lang()}
-    sheet = current_app.test_client().get(sheet_path, headers=headers)
-    if sheet.status_code != 200:
-        return unavailable(
-            _("The scoresheet page could not be rendered (HTTP %(status)s).", status=sheet.status_code)
-        )
-    if not _printing.acquire(timeout=PDF_TIMEOUT):
-        return unavailable(_("Another scoresheet is being printed: try again in a minute."))
+def make_pdf(sheet: Sheet) -> bytes:
+    """The PDF, made by a child process (its own interpreter: no lock shared with plays)."""
     try:
-        pdf = print_to_pdf(sheet.get_data(as_text=True), chromium)
-    except PdfUnavailable as error:
-        return unavailable(str(error))
-    finally:
-        _printing.release()
-    response = Response(pdf, mimetype="application/pdf")
-    stamp = game.created[:10]
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="scoresheet-{game.match.config.game}-{stamp}-{game.id}.pdf"'
-    )
+        done = subprocess.run(
+            [sys.executable, "-m", "referee.scoresheet_pdf"],
+            input=to_json(sheet).encode("utf-8"),
+            capture_output=True,
+            timeout=float(current_app.config.get("PDF_TIMEOUT", PDF_TIMEOUT)),
+            cwd=ROOT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise PdfFailed(_("The scoresheet took too long to make: try again in a few seconds.")) from None
+    except OSError as error:
+        current_app.logger.warning("the scoresheet PDF could not start: %s", error)
+        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds.")) from None
+    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
+        current_app.logger.warning("the scoresheet PDF failed: %s", done.stderr[-2000:])
+        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds."))
+    return done.stdout
+
+
+@bp.get("/games/<game_id>/scoresheet.pdf")
+def scoresheet_pdf(game_id: str) -> Response:
+    from referee.web.i18n import current_lang
+    from referee.web.pages import game_context
+
+    version = get_store().version_of(game_id)  # (one integer: a refusal below costs little)
+    if version is None:
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
+    paper = paper_for(request.args.get("paper"))
+    key = (game_id, version, current_lang(), paper)
+    with _lock:
+        made = _made.get(key)
+    if made is None:
+        slot = slots()
+        if not slot.acquire(blocking=False):
+            return busy(_("Other scoresheets are being made right now: try again in a few seconds."))
+        try:
+            game = load_game(game_id)
+            sheet = sheet_of(game_context(game), paper)
+            try:
+                pdf = make_pdf(sheet)
+            except PdfFailed as error:
+                return busy(str(error))
+        finally:
+            slot.release()
+        stamp = "".join(ch for ch in game.created[:10] if ch.isascii() and (ch.isalnum() or ch == "-"))
+        safe_id = "".join(ch for ch in game.id if ch.isascii() and (ch.isalnum() or ch in "-_"))
+        made = (pdf, f"scoresheet-{game.match.config.game}-{stamp}-{safe_id}-{paper}.pdf")
+        with _lock:
+            _made[(game_id, game.version, *key[2:])] = made
+            while len(_made) > CACHE_SIZE:
+                _made.popitem(last=False)
+    response = Response(made[0], mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{made[1]}"'
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,0 +1,245 @@
+"""Synthetic labelled photos of domino tiles, for the tests and the benchmark only.
+
+The reading never imports this module. ``make_photo(seed)`` draws tiles of random styles
+(white or ivory faces with black or per-number coloured pips, black faces with white pips)
+at random places and angles on a cloth, wood or felt background, then applies a random
+perspective, uneven lighting, blur, noise and JPEG compression. The labels are exact.
+``write_set(folder, count, seed)`` writes a folder with a ``labels.json`` in the format of
+the real photos' labels (plus ``boxes``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from referee.tiles import Tile
+
+# pip centres on a half of side 1, per count
+_G3 = (0.24, 0.5, 0.76)
+_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.24, 0.24), (0.76, 0.76)],
+    3: [(0.24, 0.24), (0.5, 0.5), (0.76, 0.76)],
+    4: [(0.24, 0.24), (0.76, 0.24), (0.24, 0.76), (0.76, 0.76)],
+    5: [(0.24, 0.24), (0.76, 0.24), (0.5, 0.5), (0.24, 0.76), (0.76, 0.76)],
+    6: [(x, y) for x in (0.26, 0.74) for y in _G3],
+    7: [(x, y) for x in (0.26, 0.74) for y in _G3] + [(0.5, 0.5)],
+    8: [(x, y) for x in _G3 for y in _G3 if (x, y) != (0.5, 0.5)],
+    9: [(x, y) for x in _G3 for y in _G3],
+}
+_G4 = (0.2, 0.4, 0.6, 0.8)
+_LAYOUT[10] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.4), (0.5, 0.6)]
+_LAYOUT[11] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.3), (0.5, 0.5), (0.5, 0.7)]
+_LAYOUT[12] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G4]
+_G5 = (0.16, 0.33, 0.5, 0.67, 0.84)
+_LAYOUT[13] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [(0.5, 0.33), (0.5, 0.5), (0.5, 0.67)]
+_LAYOUT[14] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [
+    (0.5, 0.25),
+    (0.5, 0.42),
+    (0.5, 0.58),
+    (0.5, 0.75),
+]
+_LAYOUT[15] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G5]
+
+# one colour per number, as double-12 and double-15 sets do (RGB)
+_COLOURS = [
+    (0, 0, 0), (90, 170, 220), (40, 140, 60), (200, 40, 40), (120, 90, 30), (30, 60, 180),
+    (230, 190, 20), (20, 20, 20), (30, 170, 160), (110, 40, 140), (120, 20, 40), (20, 120, 110),
+    (240, 120, 20), (200, 60, 160), (60, 60, 60), (90, 150, 40),
+]  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    face: tuple[int, int, int]
+    pips: str  # "black", "colour" or "white"
+    bar: tuple[int, int, int]
+
+
+def _style(rng: random.Random, pips: str | None = None) -> Style:
+    kind = rng.random()
+    if pips == "white" or (pips is None and kind < 0.15):
+        return Style((25, 25, 28), "white", (235, 235, 235))
+    ivory = rng.random() < 0.4
+    face = (240, 230, 200) if ivory else (245, 245, 242)
+    if pips is None:
+        pips = "colour" if rng.random() < 0.5 else "black"
+    return Style(face, pips, (20, 20, 20))
+
+
+def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) -> np.ndarray:
+    """The tile's face as an RGBA image of 2w x w, halves side by side."""
+    img = np.zeros((w, 2 * w, 4), np.uint8)
+    r = max(2, w // 9)
+    cv2.rectangle(img, (r, 0), (2 * w - 1 - r, w - 1), (*style.face, 255), -1)
+    cv2.rectangle(img, (0, r), (2 * w - 1, w - 1 - r), (*style.face, 255), -1)
+    for cx, cy in ((r, r), (2 * w - 1 - r, r), (r, w - 1 - r), (2 * w - 1 - r, w - 1 - r)):
+        cv2.circle(img, (cx, cy), r, (*style.face, 255), -1, lineType=cv2.LINE_AA)
+    bar_half = int(w * rng.uniform(0.36, 0.41))
+    thick = max(2, int(w * rng.uniform(0.035, 0.06)))
+    cv2.rectangle(
+        img, (w - thick // 2, w // 2 - bar_half), (w + thick // 2, w // 2 + bar_half), (*style.bar, 255), -1
+    )
+    radius = w * rng.uniform(0.075, 0.09)
+    for side, count in enumerate(tile):
+        count_r = radius * (0.85 if count > 9 else 1.0)
+        for px, py in _LAYOUT[count]:
+            if style.pips == "white":
+                colour = (240, 240, 240)
+            elif style.pips == "colour":
+                colour = _COLOURS[count % len(_COLOURS)]
+            else:
+                colour = (15, 15, 15)
+            centre = (int((side + px) * w * 16), int(py * w * 16))
+            cv2.circle(img, centre, int(count_r * 16), (*colour, 255), -1, lineType=cv2.LINE_AA, shift=4)
+    return img
+
+
+def _background(rng: random.Random, h: int, w: int) -> np.ndarray:
+    kind = rng.choice(["cloth", "wood", "felt", "plain"])
+    nprng = np.random.default_rng(rng.randrange(1 << 30))
+    if kind == "wood":
+        base = np.array([rng.randint(110, 170), rng.randint(70, 110), rng.randint(30, 60)], np.float32)
+        ys = np.arange(h)[:, None] + 8 * np.sin(np.arange(w)[None, :] / rng.uniform(40, 90))
+        grain = np.sin(ys / rng.uniform(3, 9)) * 18 + nprng.normal(0, 6, (h, w))
+        img = base[None, None, :] + grain[:, :, None]
+    elif kind == "felt":
+        base = np.array(rng.choice([(30, 110, 50), (25, 60, 120), (110, 30, 35)]), np.float32)
+        img = base[None, None, :] + nprng.normal(0, 10, (h, w, 1))
+    elif kind == "cloth":
+        base = np.array([rng.randint(30, 90)] * 3, np.float32) + np.array(
+            [rng.randint(-15, 15) for _ in range(3)]
+        )
+        weave = 14 * np.sin((np.arange(w)[None, :] + np.arange(h)[:, None]) / 2.2)
+        img = base[None, None, :] + weave[:, :, None] + nprng.normal(0, 8, (h, w, 1))
+    else:
+        grey = rng.randint(60, 200)
+        img = np.full((h, w, 3), grey, np.float32) + nprng.normal(0, 4, (h, w, 1))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _place(rng: random.Random, size: tuple[int, int], w: int, placed: list[np.ndarray]) -> np.ndarray | None:
+    h_img, w_img = size
+    for _ in range(60):
+        angle = rng.uniform(0, 360)
+        cx = rng.uniform(w * 1.1, w_img - w * 1.1)
+        cy = rng.uniform(w * 1.1, h_img - w * 1.1)
+        rect = cv2.boxPoints(((cx, cy), (2 * w, w), angle)).astype(np.float32)
+        grown = cv2.boxPoints(((cx, cy), (2 * w + 4, w + 4), angle)).astype(np.float32)
+        if all(cv2.intersectConvexConvex(grown, other)[0] <= 0 for other in placed):
+            return rect
+    return None
+
+
+def make_photo(
+    seed: int,
+    size: tuple[int, int] = (960, 720),
+    highest: int = 12,
+    count: int | None = None,
+    pips: str | None = None,
+    easy: bool = False,
+) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
+    """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
+
+    ``pips`` forces the style ("black", "colour" or "white": white pips on black tiles);
+    ``easy`` leaves out the blur and keeps the noise low."""
+    rng = random.Random(seed)
+    w_img, h_img = size
+    canvas = _background(rng, h_img, w_img).astype(np.float32)
+    n = count if count is not None else rng.randint(1, 7)
+    w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
+    style = _style(rng, pips)
+    placed: list[np.ndarray] = []
+    tiles: list[Tile] = []
+    for _ in range(n):
+        rect = _place(rng, (h_img, w_img), w, placed)
+        if rect is None:
+            continue
+        halves = (rng.randint(0, highest), rng.randint(0, highest))
+        face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
+        src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
+        matrix = cv2.getAffineTransform(src, _corners(rect))
+        warped = cv2.warpAffine(face, matrix, (w_img, h_img), flags=cv2.INTER_AREA)
+        alpha = warped[:, :, 3:4].astype(np.float32) / 255
+        shadow = cv2.GaussianBlur(alpha, (0, 0), w * 0.06)
+        shift = np.float32([[1, 0, w * 0.04], [0, 1, w * 0.05]])
+        shadow = cv2.warpAffine(shadow, shift, (w_img, h_img))[:, :, None] if shadow.ndim == 2 else shadow
+        canvas *= 1 - 0.45 * shadow
+        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        placed.append(rect)
+        tiles.append(Tile(*halves))
+    # perspective: the camera a little off the vertical
+    d = 0.06 * min(w_img, h_img)
+    src = np.float32([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]])
+    dst = src + np.float32([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)])
+    persp = cv2.getPerspectiveTransform(src, dst)
+    canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
+    boxes = []
+    for rect in placed:
+        pts = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), persp).reshape(-1, 2)
+        x0, y0 = np.maximum(pts.min(axis=0), 0)
+        x1, y1 = np.minimum(pts.max(axis=0), (w_img, h_img))
+        boxes.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
+    # lighting, colour cast, blur, noise
+    gx = np.linspace(-1, 1, w_img)[None, :] * rng.uniform(-0.25, 0.25)
+    gy = np.linspace(-1, 1, h_img)[:, None] * rng.uniform(-0.25, 0.25)
+    light = rng.uniform(0.8, 1.1) * (1 + gx + gy)
+    cast = np.array([rng.uniform(0.9, 1.1) for _ in range(3)], np.float32)
+    canvas = canvas * light[:, :, None] * cast[None, None, :]
+    blur = 0.0 if easy else rng.uniform(0, 1.6)
+    if blur > 0.3:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
+    canvas += np.random.default_rng(seed).normal(0, rng.uniform(1, 2 if easy else 7), canvas.shape)
+    rgb = np.clip(canvas, 0, 255).astype(np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="JPEG", quality=rng.randint(70, 95))
+    return out.getvalue(), tiles, boxes
+
+
+def _corners(rect: np.ndarray) -> np.ndarray:
+    """Three corners of a box from boxPoints, in the order of the face's (0,0), (W,0), (W,H)."""
+    a, b, c, d = rect
+    # boxPoints gives the corners in order around the box; put the long side first
+    if np.linalg.norm(b - a) >= np.linalg.norm(c - b):
+        return np.float32([a, b, c])
+    return np.float32([b, c, d])
+
+
+def write_set(
+    folder: Path, count: int, seed: int = 0, size: tuple[int, int] = (960, 720), highest: int = 12
+) -> Path:
+    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = []
+    for i in range(count):
+        data, tiles, boxes = make_photo(seed * 100_003 + i, size=size, highest=highest)
+        name = f"synthetic_{seed}_{i:04d}.jpg"
+        (folder / name).write_bytes(data)
+        photos.append(
+            {
+                "file": name,
+                "source": f"referee.vision.synthetic seed={seed * 100_003 + i}",
+                "set_hint": f"double-{highest}, synthetic",
+                "tiles": [str(t) for t in tiles],
+                "total_pips": sum(t.pips for t in tiles),
+                "notes": "",
+                "uncertain": False,
+                "image_size": list(size),
+                "boxes": [list(b) for b in boxes],
+            }
+        )
+    path = folder / "labels.json"
+    path.write_text(json.dumps({"photos": photos}, indent=1))
+    return path
+
+
+__all__ = ["make_photo", "write_set"]

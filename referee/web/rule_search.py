@@ -1,0 +1,435 @@
+"""The rule book for players: texts without the book's sources or markup, and a search that
+finds a question in everyday words ("can I play on Ben's train", "how many tiles").
+
+``plain`` drops what only the book's authors need: the sources ("(seed 000)", "— seeds
+000, 001", "(000 forrás)", "(सीड 000)"), the id patterns in headings ("(`mt.*`)") and
+markdown backticks. ``search`` scores every rule of a game against the question: the words
+of both are folded (lower case, accents and possessives dropped), cut to a stem by a few
+suffix rules of the language (English, Hungarian, Hindi, Punjabi), widened by a small list
+of everyday synonyms, and weighted by how rare each stem is in the book (idf), so "train"
+counts less than "marker". Words the book never uses add nothing; little words (stop
+words) are ignored. Plain Python, no index to build: a book has about a hundred rules.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from referee.rules.book import Rule, rules_for
+
+# ----------------------------------------------------------------------------- plain text
+
+_SOURCE_IN_BRACKETS = re.compile(r"\s*\([^()]*\b00\d\b[^()]*\)")
+_SOURCE_AFTER_DASH = re.compile(r"\s*—\s*[^—]*\b00\d\b[^—]*$")
+_ID_PATTERN = re.compile(r"\s*\(`?[a-z]{2}\.\*`?\)")
+_BACKTICK = re.compile(r"`")
+
+
+# Sources named inside a sentence, by language: said without their numbers.
+_SOURCE_WORDS = [
+    (re.compile(r"\bthe seeds? 00\d table"), "a common table rule"),
+    (re.compile(r"\bThe seed says\b"), "The usual rule is"),
+    (re.compile(r"\bseeds? 00\d(?:[/, ]+00\d)*'s\b"), "one source's"),
+    (re.compile(r"\bseeds? 00\d(?:[/, ]+00\d)*"), "one source"),
+    (re.compile(r"\ba 00\d forrás asztalánál"), "egyes asztaloknál"),
+    (re.compile(r"\b[Aa] 00\d forrás"), "egy forrás"),
+    (re.compile(r"\b00\d(?:[/, ]+00\d)* forrás"), "egy forrás"),
+    (re.compile(r"सीड 00\d की टेबल में"), "कुछ टेबलों में"),
+    (re.compile(r"सीड 00\d(?:[/, ]+00\d)*"), "एक स्रोत"),
+    (re.compile(r"ਸੀਡ 00\d ਦੇ ਮੇਜ਼ ਵਿੱਚ"), "ਕੁਝ ਮੇਜ਼ਾਂ ਵਿੱਚ"),
+    (re.compile(r"ਸੀਡ 00\d(?:[/, ]+00\d)*"), "ਇੱਕ ਸਰੋਤ"),
+]
+
+
+def plain(text: str) -> str:
+    """A rule text or heading as players read it: no sources, no markup."""
+    text = _SOURCE_IN_BRACKETS.sub("", text)
+    text = _ID_PATTERN.sub("", text)
+    parts = text.split(" — ")
+    text = " — ".join(part for part in parts if not re.search(r"\b00\d\b", part)) or parts[0]
+    text = _SOURCE_AFTER_DASH.sub("", text)
+    for pattern, words_ in _SOURCE_WORDS:
+        text = pattern.sub(words_, text)
+    return _BACKTICK.sub("", text).strip()
+
+
+# ----------------------------------------------------------------------------- words
+
+STOP = {
+    "en": set(
+        [
+            "a",
+            "an",
+            "the",
+            "i",
+            "you",
+            "we",
+            "he",
+            "she",
+            "it",
+            "they",
+            "me",
+            "my",
+            "your",
+            "his",
+            "her",
+            "its",
+            "our",
+            "their",
+            "do",
+            "does",
+            "did",
+            "is",
+            "are",
+            "was",
+            "were",
+            "be",
+            "been",
+            "am",
+            "on",
+            "in",
+            "at",
+            "of",
+            "to",
+            "for",
+            "from",
+            "with",
+            "by",
+            "and",
+            "or",
+            "but",
+            "if",
+            "what",
+            "when",
+            "where",
+            "which",
+            "who",
+            "whom",
+            "why",
+            "how",
+            "there",
+            "this",
+            "that",
+            "these",
+            "those",
+            "any",
+            "some",
+            "so",
+            "not",
+            "no",
+            "yes",
+            "than",
+            "then",
+            "just",
+            "only",
+            "also",
+            "still",
+            "have",
+            "has",
+            "had",
+            "will",
+            "would",
+            "shall",
+            "should",
+        ]
+    ),
+    "hu": set(
+        [
+            "a",
+            "az",
+            "egy",
+            "és",
+            "vagy",
+            "de",
+            "ha",
+            "hogy",
+            "nem",
+            "is",
+            "mi",
+            "mit",
+            "mikor",
+            "hol",
+            "ki",
+            "kinek",
+            "miért",
+            "hogyan",
+            "lehet",
+            "kell",
+            "van",
+            "vannak",
+            "volt",
+            "én",
+            "te",
+            "ő",
+            "mi",
+            "ti",
+            "ők",
+            "az",
+            "ez",
+            "ezt",
+            "azt",
+            "meg",
+            "még",
+            "csak",
+            "már",
+            "rá",
+            "re",
+            "ra",
+        ]
+    ),
+    "hi": set(
+        [
+            "क्या",
+            "मैं",
+            "में",
+            "पर",
+            "का",
+            "के",
+            "की",
+            "को",
+            "है",
+            "हैं",
+            "कि",
+            "और",
+            "या",
+            "से",
+            "तो",
+            "भी",
+            "यह",
+            "वह",
+            "कैसे",
+            "कब",
+            "कौन",
+            "जो",
+            "ही",
+            "कर",
+            "हूँ",
+            "हूं",
+        ]
+    ),
+    "pa": set(
+        [
+            "ਕੀ",
+            "ਮੈਂ",
+            "ਵਿੱਚ",
+            "'ਤੇ",
+            "ਤੇ",
+            "ਦਾ",
+            "ਦੇ",
+            "ਦੀ",
+            "ਨੂੰ",
+            "ਹੈ",
+            "ਹਨ",
+            "ਕਿ",
+            "ਅਤੇ",
+            "ਜਾਂ",
+            "ਤੋਂ",
+            "ਵੀ",
+            "ਇਹ",
+            "ਉਹ",
+            "ਕਿਵੇਂ",
+            "ਕਦੋਂ",
+            "ਕੌਣ",
+            "ਜੋ",
+            "ਹੀ",
+            "ਕਰ",
+            "ਹਾਂ",
+        ]
+    ),
+}
+
+# "Ben की ट्रेन", "Ben ਦੀ ਟ੍ਰੇਨ": another player's (like "Ben's" in English).
+POSSESSIVE = {"hi": ("की", "का", "के"), "pa": ("ਦੀ", "ਦਾ", "ਦੇ")}
+
+# Everyday words and the book's words for the same thing (after stemming, both ways).
+SYNONYMS = {
+    "en": [
+        ("tile", "domino", "bone", "piece", "stone"),
+        ("many", "number", "count", "deal", "each", "per"),
+        ("boneyard", "yard", "bazaar", "pile", "stock"),
+        ("pass", "knock", "skip"),
+        ("draw", "pick", "take"),
+        ("point", "score", "pip"),
+        ("win", "winner", "lowest", "low"),
+        ("start", "first", "lead", "begin"),
+        ("play", "lay", "put"),
+        ("end", "finish", "over", "out"),
+        ("marker", "mark", "flag", "coin"),
+        ("can", "could", "may", "allowed", "available", "open"),
+        ("other", "another", "someone", "opponent"),
+    ],
+    "hu": [
+        ("csont", "dominó", "kő", "lap"),
+        ("hány", "szám", "darab", "oszt", "mennyi", "játékosonként", "fejenként"),
+        ("bazár", "talon", "készlet", "húzópakli"),
+        ("passz", "kopog", "kopogás"),
+        ("pont", "pontszám", "pötty"),
+        ("rak", "lerak", "tesz", "játsz"),
+    ],
+    "hi": [("टाइल", "डोमिनो", "गोटी"), ("कितन", "संख्या", "गिनती", "हर"), ("other", "दूसर", "किस")],
+    "pa": [("ਟਾਈਲ", "ਡੋਮੀਨੋ", "ਗੋਟੀ"), ("ਕਿੰਨ", "ਗਿਣਤੀ", "ਸੰਖਿਆ", "ਹਰ"), ("other", "ਦੂਜ", "ਹੋਰ", "ਕਿਸ")],
+}
+
+_WORD = re.compile(r"[\w\u0900-\u097F\u0A00-\u0A7F]+(?:'\w+)?", re.UNICODE)
+# Suffixes cut from a word's end (longest first), leaving a stem of at least three letters.
+SUFFIXES = {
+    "en": ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "'s"),
+    "hu": (
+        "jának",
+        "jával",
+        "okat",
+        "eket",
+        "akat",
+        "oknak",
+        "eknek",
+        "ában",
+        "ében",
+        "ából",
+        "éből",
+        "jára",
+        "jére",
+        "hoz",
+        "hez",
+        "höz",
+        "nak",
+        "nek",
+        "ban",
+        "ben",
+        "ból",
+        "ből",
+        "ról",
+        "ről",
+        "tól",
+        "től",
+        "val",
+        "vel",
+        "ra",
+        "re",
+        "ba",
+        "be",
+        "on",
+        "en",
+        "ön",
+        "ok",
+        "ek",
+        "ak",
+        "at",
+        "et",
+        "ot",
+        "ja",
+        "je",
+        "ja",
+        "t",
+        "k",
+        "a",
+        "e",
+        "i",
+    ),
+    "hi": ("ियों", "ियाँ", "ों", "ें", "ाएँ", "ाओं", "ी", "े", "ा", "ि"),
+    "pa": ("ੀਆਂ", "ਿਆਂ", "ਾਂ", "ੀਆ", "ੇ", "ੀ", "ਾ", "ਿ", "ੰ"),
+}
+
+
+def _fold(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    if word.endswith("'s"):
+        word = word[:-2]
+    return word
+
+
+def stem(word: str, lang: str) -> str:
+    word = _fold(word)
+    for suffix in SUFFIXES.get(lang, SUFFIXES["en"]):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if lang in ("en", "hu"):  # accents do not split a stem ("húzás" / "huzas")
+        word = "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+    return word
+
+
+def words(text: str, lang: str, question: bool = False) -> list[str]:
+    """The stems of ``text``; in a question, a name's possessive ("Ben's train") stands for
+    another player's."""
+    stop = STOP.get(lang, set()) | STOP["en"]
+    out = []
+    for raw in _WORD.findall(text):
+        folded = _fold(raw)
+        if question and (raw.lower().replace("’", "'").endswith("'s") or raw in POSSESSIVE.get(lang, ())):
+            out.append("other")
+            continue
+        if folded in stop or (folded.isdigit() and len(folded) > 2):
+            continue
+        out.append(stem(folded, lang))
+    return out
+
+
+@cache
+def _synonyms(lang: str) -> dict[str, frozenset[str]]:
+    table: dict[str, frozenset[str]] = {}
+    for group in SYNONYMS.get(lang, []) + (SYNONYMS["en"] if lang != "en" else []):
+        stems = frozenset(stem(w, lang) for w in group) | frozenset(stem(w, "en") for w in group)
+        for s in stems:
+            table[s] = table.get(s, frozenset()) | stems
+    return table
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: Rule
+    score: float
+
+
+@cache
+def _index(game: str, lang: str) -> tuple[tuple[Rule, dict[str, float], int], ...]:
+    """Each rule with its stems counted (the id's words count three times: "mt.train.available"
+    is about trains) and its length in words."""
+    rules = rules_for(game, lang) if lang != "en" else rules_for(game)
+    out = []
+    for rule in rules:
+        counts: dict[str, float] = {}
+        for word in words(f"{plain(rule.section)} {plain(rule.text)}", lang):
+            counts[word] = counts.get(word, 0) + 1
+        for word in words(rule.id.replace(".", " ").replace("-", " "), "en"):
+            counts[word] = counts.get(word, 0) + 3
+        out.append((rule, counts, max(1, int(sum(counts.values())))))
+    return tuple(out)
+
+
+def _tf(term_group: Iterable[str], counts: dict[str, float]) -> float:
+    # a stem matches itself, or a longer word of the book that starts with it (4+ letters)
+    return sum(
+        n for s, n in counts.items() if any(s == t or (len(t) >= 4 and s.startswith(t)) for t in term_group)
+    )
+
+
+def search(game: str, query: str, lang: str = "en") -> list[Hit]:
+    """The rules of ``game`` that answer ``query``, best first (empty: nothing matched).
+    Okapi BM25 over the stems (k1 1.2, b 0.75)."""
+    index = _index(game, lang)
+    total = len(index)
+    average = sum(length for _r, _c, length in index) / max(1, total)
+    terms = []
+    for term in dict.fromkeys(words(query, lang, question=True)):
+        group = _synonyms(lang).get(term, frozenset()) | {term}
+        df = sum(1 for _rule, counts, _n in index if _tf(group, counts))
+        if df:
+            terms.append((group, math.log(1 + (total - df + 0.5) / (df + 0.5))))
+    if not terms:
+        return []
+    hits = []
+    for rule, counts, length in index:
+        score = 0.0
+        for group, idf in terms:
+            tf = _tf(group, counts)
+            if tf:
+                score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
+        if score:
+            hits.append(Hit(rule, score))
+    hits.sort(key=lambda hit: -hit.score)
+    return hits

@@ -1,0 +1,359 @@
+"""Deleting games (to a trash, restorable for ``TRASH_DAYS``), the owner PIN that guards the
+trash and imports, and a game's table PIN set, changed or removed from its page.
+
+    DELETE /api/games/<id>            → 204: to the trash (the table PIN, if any, as for any change)
+    GET|POST /games/<id>/delete       the confirmation page, then to the trash
+    GET  /trash                       the games in the trash (paged)
+    POST /trash/<id>/restore          back to the lists        } the owner PIN,
+    POST /trash/<id>/purge            gone for ever            } when one is set
+    POST /trash/empty                 every game in the trash  }
+    GET|POST /owner                   set, change or remove the owner PIN; unlock as owner
+    GET|POST /games/<id>/pin          set, change or remove the game's table PIN
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from wtforms import PasswordField
+from wtforms.validators import Optional, Regexp
+
+from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
+from referee.web import csrf, get_store
+from referee.web.forms import Form
+from referee.web.service import (
+    PinRequired,
+    check_pin,
+    hash_pin,
+    pin_attempt_allowed,
+    pin_matches,
+    record_pin_failure,
+)
+
+bp = Blueprint("trash", __name__)
+
+OWNER_KEY = "owner_pin_hash"
+OWNER_HEADER = "X-Owner-Pin"
+OWNER_THROTTLE_ID = "(owner)"  # wrong owner PINs are counted like a game's, under this name
+PAGE_SIZE = 20
+PIN_FORMAT = Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits."))
+
+
+class OwnerRequired(PermissionError):
+    pass
+
+
+# ----------------------------------------------------------------------------- owner PIN
+
+
+def owner_pin_hash(store: Store | None = None) -> str | None:
+    return (store or get_store()).setting(OWNER_KEY)
+
+
+def is_owner() -> bool:
+    """Whether this request may do what the owner PIN guards (always, when none is set)."""
+    pin_hash = owner_pin_hash()
+    if not pin_hash:
+        return True
+    if session.get("owner") == pin_hash[:16]:  # (the salt: a changed PIN ends old sessions)
+        return True
+    given = request.headers.get(OWNER_HEADER)
+    if given and pin_attempt_allowed(OWNER_THROTTLE_ID):
+        if pin_matches(pin_hash, given):
+            return True
+        record_pin_failure(OWNER_THROTTLE_ID)
+    return False
+
+
+def require_owner() -> None:
+    if not is_owner():
+        raise OwnerRequired()
+
+
+def init_owner_pin(app: Flask) -> None:
+    """``REFEREE_OWNER_PIN`` sets the owner PIN at start (when it differs from the stored one)."""
+    pin = os.environ.get("REFEREE_OWNER_PIN") or app.config.get("OWNER_PIN")
+    if not pin:
+        return
+    stores = app.extensions["referee.stores"]
+    store = stores.acquire()
+    try:
+        current = store.setting(OWNER_KEY)
+        if not current or not pin_matches(current, pin):
+            store.set_setting(OWNER_KEY, hash_pin(pin))
+    finally:
+        stores.release(store)
+
+
+class OwnerForm(Form):
+    current = PasswordField(_l("Current owner PIN"), validators=[Optional(), PIN_FORMAT])
+    new = PasswordField(_l("New owner PIN (empty: no owner PIN)"), validators=[Optional(), PIN_FORMAT])
+
+
+class OwnerUnlockForm(Form):
+    pin = PasswordField(_l("Owner PIN"), validators=[Optional(), PIN_FORMAT])
+
+
+@bp.route("/owner", methods=["GET", "POST"])
+def owner():
+    store = get_store()
+    form, unlock_form = OwnerForm(prefix="set"), OwnerUnlockForm(prefix="unlock")
+    problem, status = None, 200
+    if request.method == "POST":
+        pin_hash = owner_pin_hash(store)
+        if request.form.get("action") == "unlock":
+            if not unlock_form.validate_on_submit() or not unlock_form.pin.data:
+                problem, status = _("Enter the owner PIN: 4 to 8 digits."), 400
+            elif not pin_hash:
+                return redirect(url_for("trash.trash"), code=303)
+            elif not pin_attempt_allowed(OWNER_THROTTLE_ID):
+                problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
+            elif pin_matches(pin_hash, unlock_form.pin.data):
+                session["owner"] = pin_hash[:16]
+                flash(_("You are the owner on this device until the browser is closed."), "info")
+                return redirect(url_for("trash.trash"), code=303)
+            else:
+                record_pin_failure(OWNER_THROTTLE_ID)
+                problem, status = _("That is not the owner PIN: nothing was changed."), 403
+        elif not form.validate_on_submit():
+            errors = [str(e) for field in form.errors.values() for e in field]
+            problem, status = (errors[0] if errors else _("Enter the PINs again.")), 400
+        elif pin_hash and not pin_attempt_allowed(OWNER_THROTTLE_ID):
+            problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
+        elif pin_hash and not pin_matches(pin_hash, form.current.data or ""):
+            record_pin_failure(OWNER_THROTTLE_ID)
+            problem, status = _("That is not the owner PIN: nothing was changed."), 403
+        elif not pin_hash and not form.new.data:
+            problem, status = _("Enter the new owner PIN: 4 to 8 digits."), 400
+        else:
+            new_hash = hash_pin(form.new.data) if form.new.data else None
+            store.set_setting(OWNER_KEY, new_hash)
+            session["owner"] = new_hash[:16] if new_hash else None
+            flash(_("The owner PIN is set.") if new_hash else _("The owner PIN is removed."), "info")
+            return redirect(url_for("trash.owner"), code=303)
+    return render_template(
+        "owner.html",
+        form=form,
+        unlock_form=unlock_form,
+        has_pin=bool(owner_pin_hash(store)),
+        owner=is_owner(),
+        problem=problem,
+    ), status
+
+
+# ----------------------------------------------------------------------------- to the trash
+
+
+@bp.delete("/api/games/<game_id>")
+@csrf.exempt  # like the rest of the API: a cross-site form cannot send DELETE
+def api_delete(game_id: str) -> Response:
+    try:
+        get_store().trash(game_id, guard=check_pin)
+    except GameNotFound:
+        from referee.web.api import refusal
+
+        return refusal(404, _("There is no game %(game)r.", game=game_id))
+    except PinRequired:
+        from referee.web.api import refusal
+
+        return refusal(403, _("This game is protected by a table PIN: enter it to make changes."))
+    return Response(status=204)
+
+
+class DeleteForm(Form):
+    pass
+
+
+def load_or_404(game_id: str, trashed: bool = False) -> StoredGame:
+    try:
+        return get_store().load(game_id, trashed=trashed)
+    except GameNotFound:
+        abort(404, description=_("There is no game %(game)r.", game=game_id))
+
+
+@bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+def delete_game(game_id: str):
+    game = load_or_404(game_id)
+    form = DeleteForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400, description=_("This page is too old to send: open it again."))
+        try:
+            get_store().trash(game_id, guard=check_pin)
+        except PinRequired:
+            flash(_("This game is protected by a table PIN: enter it to make changes."), "error")
+            return redirect(
+                url_for("backup.unlock", game_id=game_id, next=f"/games/{game_id}/delete"), code=303
+            )
+        except GameNotFound:
+            abort(404)
+        flash(
+            _("The game is in the trash: it can be restored there for %(days)s days.", days=TRASH_DAYS),
+            "info",
+        )
+        return redirect(url_for("pages.home"), code=303)
+    return render_template("delete_game.html", game=game, form=form, days=TRASH_DAYS)
+
+
+# ----------------------------------------------------------------------------- the trash
+
+
+def page_number(name: str) -> int:
+    text = request.args.get(name, "1")
+    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
+
+
+def purge_expired(store: Store) -> None:
+    """Games thrown away more than ``TRASH_DAYS`` ago are gone."""
+    limit = (datetime.now(UTC) - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
+    store.purge_trash(older_than=limit)
+
+
+def paged(kind: str, name: str) -> dict[str, Any]:
+    number = page_number(name)
+    rows, total = get_store().list_page(kind, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    return {"rows": rows, "total": total, "page": min(number, pages), "pages": pages, "name": name}
+
+
+@bp.get("/trash")
+def trash():
+    from referee.rules import GAMES
+    from referee.web.pages import title_of
+
+    store = get_store()
+    purge_expired(store)
+    listing = paged("trash", "page")
+    for row in listing["rows"]:
+        thrown = datetime.fromisoformat(row["trashed"])
+        row["until"] = (thrown + timedelta(days=TRASH_DAYS)).date().isoformat()
+    return render_template(
+        "trash.html",
+        listing=listing,
+        form=DeleteForm(),
+        has_owner=bool(owner_pin_hash(store)),
+        owner=is_owner(),
+        days=TRASH_DAYS,
+        titles={k: title_of(k) for k in GAMES},
+    )
+
+
+def owner_only() -> Response | None:
+    """A trash action without the owner PIN: back to the owner page, changing nothing."""
+    form = DeleteForm()
+    if not form.validate_on_submit():
+        abort(400, description=_("This page is too old to send: open it again."))
+    if not is_owner():
+        flash(_("Only the owner may do this here: enter the owner PIN first."), "error")
+        return redirect(url_for("trash.owner"), code=303)
+    return None
+
+
+@bp.post("/trash/<game_id>/restore")
+def restore(game_id: str):
+    refused = owner_only()
+    if refused:
+        return refused
+    try:
+        get_store().restore(game_id)
+    except GameNotFound:
+        abort(404, description=_("There is no game %(game)r in the trash.", game=game_id))
+    flash(_("The game is restored."), "info")
+    return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+@bp.post("/trash/<game_id>/purge")
+def purge(game_id: str):
+    refused = owner_only()
+    if refused:
+        return refused
+    store = get_store()
+    try:
+        if not store.load(game_id, trashed=True) or store.version_of(game_id) is not None:
+            raise GameNotFound(game_id)  # only a game in the trash is deleted for ever
+        store.delete(game_id)
+    except GameNotFound:
+        abort(404, description=_("There is no game %(game)r in the trash.", game=game_id))
+    flash(_("The game is deleted for ever."), "info")
+    return redirect(url_for("trash.trash"), code=303)
+
+
+@bp.post("/trash/empty")
+def empty():
+    refused = owner_only()
+    if refused:
+        return refused
+    count = get_store().purge_trash()
+    flash(_("The trash is empty (%(count)s games deleted for ever).", count=count), "info")
+    return redirect(url_for("trash.trash"), code=303)
+
+
+# ----------------------------------------------------------------------------- a game's table PIN
+
+
+class TablePinForm(Form):
+    current = PasswordField(_l("Current table PIN"), validators=[Optional(), PIN_FORMAT])
+    new = PasswordField(_l("New table PIN (empty: no PIN)"), validators=[Optional(), PIN_FORMAT])
+
+
+@bp.route("/games/<game_id>/pin", methods=["GET", "POST"])
+def table_pin(game_id: str):
+    game = load_or_404(game_id)
+    form = TablePinForm()
+    problem, status = None, 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            errors = [str(e) for field in form.errors.values() for e in field]
+            problem, status = (errors[0] if errors else _("Enter the PINs again.")), 400
+        elif not game.pin_hash and not form.new.data:
+            problem, status = _("Enter the new table PIN: 4 to 8 digits."), 400
+        else:
+
+            def current_pin_given(stored: StoredGame) -> None:
+                """Changing or removing a PIN needs the current one (being unlocked is not enough)."""
+                if not stored.pin_hash:
+                    return
+                if not pin_attempt_allowed(stored.id):
+                    raise PinRequired()
+                if not pin_matches(stored.pin_hash, form.current.data or ""):
+                    raise PinRequired()
+
+            new_hash = hash_pin(form.new.data) if form.new.data else None
+            try:
+                get_store().set_pin(game_id, new_hash, guard=current_pin_given)
+            except PinRequired:
+                if form.current.data:
+                    record_pin_failure(game_id)
+                problem, status = _("That is not this game's table PIN: nothing was changed."), 403
+            else:
+                unlocked = (
+                    [g for g in session.get("unlocked", []) if g != game_id]
+                    if isinstance(session.get("unlocked"), list)
+                    else []
+                )
+                session["unlocked"] = unlocked + ([game_id] if new_hash else [])
+                flash(_("The table PIN is set.") if new_hash else _("The table PIN is removed."), "info")
+                return redirect(url_for("pages.game", game_id=game_id), code=303)
+    return render_template("table_pin.html", game=game, form=form, problem=problem), status
+
+
+@bp.errorhandler(OwnerRequired)
+def _owner_required(_error: OwnerRequired):
+    flash(_("Only the owner may do this here: enter the owner PIN first."), "error")
+    return redirect(url_for("trash.owner"), code=303)

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.rules.book import COMMON_IDS, RULES_FILE, all_rules, rule_text, rules_by_id, rules_for
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
+
+
+def test_every_rule_id_of_the_rule_book_is_loaded():
+    ids_in_file = re.findall(r"^- \*\*([a-z][a-z0-9.\-]*)\*\*", RULES_FILE.read_text(), re.M)
+    assert [r.id for r in all_rules()] == ids_in_file
+    assert len(ids_in_file) == len(set(ids_in_file))
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="the shared rule book is not beside this checkout")
+def test_bundled_rule_book_is_the_shared_one():
+    assert RULES_FILE.read_text() == SHARED.read_text()
+
+
+@pytest.mark.parametrize(
+    "game, prefix", [("mexican-train", "mt."), ("chicken-foot", "cf."), ("kozel", "kz.")]
+)
+def test_each_game_gets_its_rules_and_the_common_ones(game, prefix):
+    ids = [r.id for r in rules_for(game)]
+    assert set(COMMON_IDS) <= set(ids)
+    assert all(i in COMMON_IDS or i.startswith(prefix) for i in ids)
+
+
+def test_rule_texts_are_plain_sentences():
+    assert "50" in rule_text("mt.score")
+    assert "**" not in rule_text("kz.fish") and "`" not in rule_text("kz.fish")
+    assert rule_text("no.such.rule") is None
+    assert rules_by_id()["mt.double.open"].anchor == "rule-mt-double-open"

@@ -1,0 +1,384 @@
+"""The store: recorded migrations, the append-only log, snapshots equal to replays."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+
+import pytest
+
+import referee.store
+from referee.match import GameConfig
+from referee.rules.base import RuleViolation
+from referee.store import (
+    SNAPSHOT_EVERY,
+    SNAPSHOT_FORMAT,
+    GameNotFound,
+    MatchCache,
+    Store,
+    StorePool,
+    VersionConflict,
+)
+from referee.web import create_app
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = Store(str(tmp_path / "store.db"))
+    store.migrate()
+    yield store
+    store.close()
+
+
+def pad_config():
+    return GameConfig.from_json(
+        {"game": "mexican-train", "players": ["Ana", "Ben"], "set": 9, "mode": "scores"}
+    )
+
+
+def test_migrations_are_recorded_once(store):
+    names = [row["name"] for row in store.db.query("select name from _sqlite_migrations")]
+    assert names[:7] == [
+        "m001_games_and_events",
+        "m002_table_pin",
+        "m003_snapshot_version",
+        "m004_pin_failures",
+        "m005_changed_here",
+        "m006_trash",
+        "m007_settings",
+    ]
+    assert len(set(names)) == len(names)
+    store.migrate()
+    assert len(list(store.db.query("select name from _sqlite_migrations"))) == len(names)
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_changes_append_events_and_bump_the_version(store):
+    game = store.create(pad_config())
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 12}})
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 13}})
+    loaded = store.load(game.id)
+    assert loaded.version == 3
+    assert [e.kind for e in store.events(game.id)] == ["create", "hands", "hands"]
+    assert [e.version for e in store.events(game.id)] == [1, 2, 3]
+    assert loaded.match.standing.totals == {"Ana": 0, "Ben": 13}
+    assert store.replay(game.id).state() == loaded.match.state()
+
+
+def test_refused_changes_leave_no_trace(store):
+    game = store.create(pad_config())
+    with pytest.raises(RuleViolation):
+        store.change(game.id, "hands", {"round": 1, "hands": {"Ana": ["1-2"], "Ben": ["2-1"]}})
+    with pytest.raises(VersionConflict):
+        store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}}, expected_version=5)
+    assert store.load(game.id).version == 1
+    assert len(store.events(game.id)) == 1
+
+
+def other(store, cache=None):
+    """Another store on the same file, as the next request (or another process) has."""
+    return Store(store.path, cache=cache)
+
+
+def test_a_damaged_or_outdated_snapshot_is_rebuilt_from_the_log(store):
+    game = store.create(pad_config())
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 7}})
+    store.db.execute("update games set snapshot = ? where id = ?", [b"garbage", game.id])
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+    store.db.execute("update games set snapshot_format = ? where id = ?", [SNAPSHOT_FORMAT - 1, game.id])
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+
+
+def correct_round_one(store, game_id, times):
+    for points in range(times):
+        store.change(game_id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": points}})
+
+
+def test_a_cold_load_replays_only_the_events_after_the_newest_snapshot(store, monkeypatch):
+    game = store.create(pad_config())
+    correct_round_one(store, game.id, 2 * SNAPSHOT_EVERY + 5)
+    row = next(store.db.query("select version, snapshot_version from games where id = ?", [game.id]))
+    assert row["version"] == 2 * SNAPSHOT_EVERY + 6
+    assert row["snapshot_version"] == 2 * SNAPSHOT_EVERY + 1
+    replayed = []
+    apply_event = referee.store.apply_event
+    monkeypatch.setattr(
+        referee.store,
+        "apply_event",
+        lambda match, kind, payload: replayed.append(kind) or apply_event(match, kind, payload),
+    )
+    loaded = other(store).load(game.id)
+    assert len(replayed) == 5
+    assert loaded.match.state() == store.replay(game.id).state()
+    assert loaded.match.standing.totals == {"Ana": 0, "Ben": 2 * SNAPSHOT_EVERY + 4}
+
+
+def test_a_finished_game_is_snapshotted_at_its_last_version(store):
+    game = store.create(pad_config())
+    for number in range(1, 11):  # double-9: rounds 9-9 … 0-0
+        store.change(game.id, "hands", {"round": number, "hands": {"Ana": 0, "Ben": 3}})
+    row = next(store.db.query("select version, snapshot_version, status from games where id = ?", [game.id]))
+    assert row["status"] == "finished" and row["snapshot_version"] == row["version"] == 11
+
+
+def test_the_cache_lends_a_match_to_one_store_at_a_time(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first, second = other(store, cache), other(store, cache)
+    lent = first.load(game.id).match
+    assert second.load(game.id).match is not lent  # rebuilt, not shared between requests
+    assert first.load(game.id).match is lent
+    first.close()
+    second.close()  # the same version is already back: the cache keeps one
+    third = other(store, cache)
+    assert third.load(game.id).match is lent  # given back when its store closed
+    third.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 4}})
+    third.close()
+    assert other(store, cache).load(game.id).match is lent
+    assert lent.standing.totals == {"Ana": 0, "Ben": 4}
+
+
+def test_a_game_changed_elsewhere_is_not_read_from_the_cache(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    mine = other(store, cache)
+    mine.load(game.id)
+    mine.close()
+    other(store).change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 9}})  # another process
+    loaded = other(store, cache).load(game.id)
+    assert loaded.version == 2 and loaded.match.standing.totals == {"Ana": 0, "Ben": 9}
+
+
+def test_a_refused_or_failed_change_gives_nothing_back(store, monkeypatch):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first = other(store, cache)
+    with pytest.raises(RuleViolation):
+        first.change(game.id, "hands", {"round": 1, "hands": {"Ana": ["1-2"], "Ben": ["2-1"]}})
+
+    def half_applied(match, kind, payload):
+        match.rounds.append("half-done")
+        raise OSError("disk gone")
+
+    second = other(store, cache)
+    monkeypatch.setattr(referee.store, "apply_event", half_applied)
+    with pytest.raises(OSError):
+        second.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}})
+    monkeypatch.undo()
+    first.close()
+    second.close()
+    loaded = other(store, cache).load(game.id)
+    assert "half-done" not in loaded.match.rounds and loaded.version == 1
+
+
+def test_a_deleted_game_is_forgotten(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    first = other(store, cache)
+    first.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+    first.close()
+    second = other(store, cache)
+    second.delete(game.id)
+    second.create(pad_config(), game_id=game.id, created=game.created)  # a backup brought back
+    second.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}})
+    second.close()
+    assert other(store, cache).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 1}
+
+
+def test_snapshot_is_the_pickled_match(store):
+    game = store.create(pad_config())
+    row = next(store.db.query("select snapshot from games where id = ?", [game.id]))
+    assert pickle.loads(row["snapshot"]).state() == game.match.state()
+
+
+def test_unknown_games(store):
+    with pytest.raises(GameNotFound):
+        store.load("missing")
+    with pytest.raises(GameNotFound):
+        store.change("missing", "hands", {"round": 1, "hands": {}})
+
+
+def test_database_file_comes_from_referee_db(tmp_path, monkeypatch):
+    path = tmp_path / "chosen.db"
+    monkeypatch.setenv("REFEREE_DB", str(path))
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    assert app.config["DATABASE"] == str(path) and path.exists()
+    monkeypatch.delenv("REFEREE_DB")
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    assert app.config["DATABASE"].startswith(app.instance_path)
+
+
+def test_a_pool_reuses_its_stores_and_gives_their_matches_back(tmp_path):
+    path = str(tmp_path / "pool.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    first = pool.acquire()
+    game = first.create(pad_config())
+    pool.release(first)
+    again = pool.acquire()
+    assert again is first  # the connection is reused, not reopened
+    assert again.load(game.id).match is game.match  # the cache had it back
+    beside = pool.acquire()
+    assert beside is not again and beside.load(game.id).match is not game.match
+    pool.release(again)
+    pool.release(beside)
+    pool.close()
+
+
+def wal_syncs(monkeypatch):
+    synced: list[str] = []
+    fsync = os.fsync
+    monkeypatch.setattr(
+        os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd)
+    )
+    return synced
+
+
+def test_commits_are_synced_to_disk_shortly_after_and_together(tmp_path, monkeypatch):
+    path = str(tmp_path / "sync.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay = 0.3
+    store = pool.acquire()
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the syncer syncs
+    synced = wal_syncs(monkeypatch)
+    started = time.monotonic()
+    game = store.create(pad_config())
+    correct_round_one(store, game.id, 20)
+    committing = time.monotonic() - started
+    deadline = time.monotonic() + 5
+    mine = lambda: [name for name in synced if name.startswith(str(tmp_path))]  # noqa: E731
+    while not mine() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert mine() and all(name == path + "-wal" for name in mine())
+    time.sleep(0.5)
+    # 21 commits, synced together: one sync per delay at most (two when quick), however
+    # slow the machine is
+    assert pool.syncer.synced <= 2 + int(committing / pool.syncer.delay) and pool.syncer.synced < 21
+    pool.release(store)
+    pool.close()
+
+
+def test_closing_the_pool_syncs_what_is_pending_and_stops_the_thread(tmp_path, monkeypatch):
+    path = str(tmp_path / "close.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay = 60  # only the close can make this sync happen in time
+    store = pool.acquire()
+    synced = wal_syncs(monkeypatch)
+    store.create(pad_config())
+    pool.release(store)
+    thread = pool.syncer._thread
+    assert thread is not None and not [name for name in synced if name.startswith(str(tmp_path))]
+    started = time.monotonic()
+    pool.close()
+    assert time.monotonic() - started < 5
+    assert not thread.is_alive() and pool.syncer._thread is None
+    assert [name for name in synced if name.startswith(str(tmp_path))] == [path + "-wal"]
+
+
+def test_a_store_without_a_syncer_syncs_every_commit(store):
+    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_the_sync_thread_stops_when_idle_and_starts_again(tmp_path, monkeypatch):
+    path = str(tmp_path / "idle.db")
+    Store(path).migrate()
+    pool = StorePool(path, cache=MatchCache())
+    pool.syncer.delay, pool.syncer.idle = 0.01, 0.2
+    store = pool.acquire()
+    game = store.create(pad_config())
+    assert pool.syncer._thread is not None
+    deadline = time.monotonic() + 5
+    while pool.syncer._thread is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool.syncer._thread is None and pool.syncer.synced == 1
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 2}})
+    deadline = time.monotonic() + 5
+    while pool.syncer.synced < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert pool.syncer.synced == 2
+    pool.release(store)
+    pool.close()
+
+
+def referee_turns(store, game_id, count):
+    """``count`` accepted actions of a referee-mode round: each player draws, else passes."""
+    for _ in range(count):
+        turn = store.load(game_id).match.state()["round"]["turn"]
+        try:
+            store.change(game_id, "action", {"type": "draw", "player": turn})
+        except RuleViolation:
+            store.change(game_id, "action", {"type": "pass", "player": turn})
+
+
+def test_a_load_reads_one_moment_even_while_another_store_writes_and_snapshots(store):
+    """The row, the snapshot and the events after it come from one read transaction:
+    a writer that moves the snapshot on between them must not make the reader apply
+    events twice (a refusal on a plain GET) or answer a state newer than its version."""
+    game = store.create(
+        GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben", "Caro"], "set": 12})
+    )
+    referee_turns(store, game.id, SNAPSHOT_EVERY - 4)
+    reader = other(store)  # no cache: it rebuilds from the snapshot and the log
+    read_row = reader._row
+
+    def row_then_writes(game_id):
+        row = read_row(game_id)
+        referee_turns(store, game_id, 10)  # crosses the next snapshot meanwhile
+        return row
+
+    reader._row = row_then_writes
+    loaded = reader.load(game.id)
+    assert loaded.version == SNAPSHOT_EVERY - 3
+    reader._row = read_row
+    expected = other(store)
+    assert loaded.match.state() == replay_to(expected, game.id, loaded.version).state()
+    assert store.load(game.id).version == SNAPSHOT_EVERY + 7
+
+
+def replay_to(store, game_id, version):
+    from referee.match import Match
+    from referee.store import apply_event
+
+    events = store.events(game_id)
+    match = Match(GameConfig.from_json(events[0].payload))
+    for event in events[1:version]:
+        apply_event(match, event.kind, event.payload)
+    return match
+
+
+def test_writes_inside_a_larger_write_stand_or_fall_with_it(store):
+    cache = MatchCache()
+    writer = Store(store.path, cache=cache)
+    game = writer.create(pad_config())
+    writer.give_back()
+    with pytest.raises(RuntimeError), writer.write():
+        writer.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+        other_game = writer.create(pad_config())
+        raise RuntimeError("a later step fails")
+    writer.give_back()
+    assert other(store).load(game.id).version == 1  # the change was rolled back with the rest
+    with pytest.raises(GameNotFound):
+        other(store).load(other_game.id)
+    assert cache.lend(game.id, (2, game.created)) is None  # the rolled-back match was not kept
+    again = writer.load(game.id)
+    assert again.version == 1 and again.match.standing.totals == {"Ana": 0, "Ben": 0}
+    writer.close()
+
+
+def test_a_failed_commit_is_rolled_back_and_the_store_stays_usable(store):
+    import sqlite3
+
+    game = store.create(pad_config())
+    with pytest.raises(sqlite3.IntegrityError), store.write():
+        store.db.execute("PRAGMA defer_foreign_keys=ON")  # the check happens at COMMIT
+        store.db.execute(
+            "insert into events (game_id, version, kind, payload, created) "
+            "values ('no-such-game', 1, 'create', '{}', 'now')"
+        )
+    assert not store.db.conn.in_transaction
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 5}})
+    assert other(store).load(game.id).version == 2
+    assert store.db.execute("select count(*) from events where game_id = 'no-such-game'").fetchone()[0] == 0
