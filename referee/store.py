@@ -142,6 +142,15 @@ def m007_settings(db: Database) -> None:
     db["settings"].create({"key": str, "value": str}, pk="key")
 
 
+@migrations()
+def m008_pin_failure_clients(db: Database) -> None:
+    # Wrong PINs are counted per client (its address, and its browser session), so a guesser
+    # elsewhere cannot lock the rightful players out of their own game.
+    db["pin_failures"].add_column("client", str)
+    db["pin_failures"].add_column("session", str)
+    db["pin_failures"].create_index(["game_id", "client", "at"])
+
+
 TRASH_DAYS = 30
 LIST_COLUMNS = "id, game, mode, players, status, created, updated, version, pin_hash, changed, trashed"
 
@@ -707,22 +716,63 @@ class Store:
             self._row(game_id, trashed=True)
             self.db.execute("delete from events where game_id = ?", [game_id])
             self.db.execute("delete from pin_failures where game_id = ?", [game_id])
+            self.db.execute("delete from sent_hands where game_id = ?", [game_id])
+            self.db.execute("delete from hand_sends where game_id = ?", [game_id])
             self.db.execute("delete from games where id = ?", [game_id])
         self._lent.pop(game_id, None)
         if self.cache is not None:
             self.cache.forget(game_id)
 
-    def pin_failures_since(self, game_id: str, since: float) -> int:
-        """Wrong table PINs given for ``game_id`` at ``since`` (seconds since the epoch) or later."""
-        return self.db.execute(
-            "select count(*) from pin_failures where game_id = ? and at >= ?", [game_id, since]
-        ).fetchone()[0]
+    def pin_failures_since(
+        self, game_id: str, since: float, client: str | None = None, session: str | None = None
+    ) -> int:
+        """Wrong table PINs given for ``game_id`` at ``since`` (seconds since the epoch) or
+        later: all of them, or those of one client (its address, or its session)."""
+        if client is None and session is None:
+            query, args = "select count(*) from pin_failures where game_id = ? and at >= ?", [game_id, since]
+        else:
+            query = (
+                "select count(*) from pin_failures where game_id = ? and at >= ? "
+                "and (client = ? or (session is not null and session = ?))"
+            )
+            args = [game_id, since, client, session]
+        return int(self.db.execute(query, args).fetchone()[0])
 
-    def record_pin_failure(self, game_id: str, at: float, forget_before: float) -> None:
+    def record_pin_failure(
+        self,
+        game_id: str,
+        at: float,
+        forget_before: float,
+        client: str | None = None,
+        session: str | None = None,
+    ) -> None:
         """Note a wrong PIN; failures older than ``forget_before`` no longer matter."""
         with self.write():
             self.db.execute("delete from pin_failures where at < ?", [forget_before])
-            self.db.execute("insert into pin_failures (game_id, at) values (?, ?)", [game_id, at])
+            self.db.execute(
+                "insert into pin_failures (game_id, at, client, session) values (?, ?, ?, ?)",
+                [game_id, at, client, session],
+            )
+
+    def reserve_pin_attempt(
+        self, game_id: str, at: float, since: float, limit: int, client: str, session: str | None
+    ) -> int | None:
+        """Count this attempt as a failure in advance, in one transaction with the check of
+        the limit, so concurrent attempts can never pass more than ``limit``: the row's id,
+        or None when the client has no attempt left. ``forgive`` takes it back if right."""
+        with self.write():
+            self.db.execute("delete from pin_failures where at < ?", [since])
+            if self.pin_failures_since(game_id, since, client, session) >= limit:
+                return None
+            cursor = self.db.execute(
+                "insert into pin_failures (game_id, at, client, session) values (?, ?, ?, ?)",
+                [game_id, at, client, session],
+            )
+            return int(cursor.lastrowid or 0)
+
+    def forgive_pin_attempt(self, attempt: int) -> None:
+        with self.write():
+            self.db.execute("delete from pin_failures where rowid = ?", [attempt])
 
     # ----- hands sent from the players' phones (reviewed at the tablet, never booked here) -----
 

@@ -44,7 +44,7 @@ class Decoded:
     @property
     def scale(self) -> float:
         """Photo pixels per analysis pixel."""
-        return self.width / self.rgb.shape[1]
+        return float(self.width) / int(self.rgb.shape[1])
 
 
 def decode(data: bytes, side: int = ANALYSIS_SIDE) -> Decoded:
@@ -58,7 +58,7 @@ def decode(data: bytes, side: int = ANALYSIS_SIDE) -> Decoded:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(bytes(data)))
+            image: Image.Image = Image.open(io.BytesIO(bytes(data)))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
             raise PhotoError(413, "The photo has too many pixels to be read.") from error
         except UnidentifiedImageError as error:

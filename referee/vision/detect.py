@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -117,12 +118,12 @@ _SIDES = [_grid([(g, s * d) for g in np.linspace(-0.35, 0.35, 8) for d in (0.15,
 _ENDS = [_grid([(s * (0.5 + d), g) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]) for s in (1, -1)]
 
 
-def _around(bar: Bar, grid: np.ndarray, scale: float | None = None) -> np.ndarray:
+def _around(bar: Bar, grid: np.ndarray, scale: float | None = None) -> Any:
     k = bar.length if scale is None else scale
     return bar.centre[None, :] + k * (grid[:, :1] * bar.along[None, :] + grid[:, 1:] * bar.normal[None, :])
 
 
-def _sample(value: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _sample(value: np.ndarray, points: np.ndarray) -> Any:
     h, w = value.shape
     xs = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
     ys = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
@@ -159,7 +160,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     return face, float(inner)
 
 
-def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> np.ndarray:
+def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
     c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
     pts = np.array(
         [c + n * (s * f * L) + u * (g * L) for s in (1, -1) for f in (0.15, 0.3, 0.5) for g in (-0.3, 0, 0.3)]
@@ -245,8 +246,8 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
     # any pixel far from it in some channel, whatever its hue (black, coloured or white)
-    typical = np.median(inner.reshape(-1, 3), axis=0)
-    near = np.abs(inner - typical).max(axis=2)
+    usual = np.median(inner.reshape(-1, 3), axis=0)
+    near = np.abs(inner - usual).max(axis=2)
     face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
     ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
@@ -256,7 +257,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     mask = (ink > threshold).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    blobs = []
+    blobs: list[float] = []
     for i in range(1, count):
         _x, _y, w, h, area = stats[i]
         if area < 12:
@@ -268,14 +269,14 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
         blobs.append(float(area))
     if not blobs:
         return Half(0, 0.8 if spread < 60 else 0.6)
-    typical = float(np.median(blobs))
+    typical = float(np.median(np.array(blobs)))
     pips = 0
     unsure = 0.0
-    for area in blobs:
-        if area < 0.35 * typical:
+    for blob in blobs:
+        if blob < 0.35 * typical:
             unsure += 0.5
             continue
-        k = max(1, round(area / typical))
+        k = max(1, round(blob / typical))
         if k > 1:
             unsure += 0.5
         pips += k
@@ -314,7 +315,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
 
 
-def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> Any:
     h, w = rgb.shape[:2]
     inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
     xs = np.clip(np.round(points[inside, 0]).astype(int), 0, w - 1)

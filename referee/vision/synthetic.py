@@ -153,7 +153,10 @@ def make_photo(
     ``pips`` forces the style ("black", "colour" or "white": white pips on black tiles);
     ``easy`` leaves out the blur and keeps the noise low."""
     rng = random.Random(seed)
-    w_img, h_img = size
+    # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
+    # (drawing 12 MP directly takes a minute a photo)
+    shrink = min(1.0, 1600 / max(size))
+    w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
     canvas = _background(rng, h_img, w_img).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
@@ -198,7 +201,14 @@ def make_photo(
     blur = 0.0 if easy else rng.uniform(0, 1.6)
     if blur > 0.3:
         canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
-    canvas += np.random.default_rng(seed).normal(0, rng.uniform(1, 2 if easy else 7), canvas.shape)
+    if shrink < 1.0:
+        canvas = cv2.resize(canvas, size, interpolation=cv2.INTER_LINEAR)
+        boxes = [
+            (round(x / shrink), round(y / shrink), round(w / shrink), round(h / shrink))
+            for x, y, w, h in boxes
+        ]
+    noise = np.random.default_rng(seed).normal(0, rng.uniform(1, 2 if easy else 7), canvas.shape[:2] + (1,))
+    canvas += noise.astype(np.float32)
     rgb = np.clip(canvas, 0, 255).astype(np.uint8)
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, format="JPEG", quality=rng.randint(70, 95))
