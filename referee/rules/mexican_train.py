@@ -399,7 +399,7 @@ class MexicanTrainRound(RoundEngine):
 
     # ----------------------------------------------------------------- actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "start":
             self._check_start(action)
             return
@@ -418,8 +418,7 @@ class MexicanTrainRound(RoundEngine):
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
         if action.type == "start":
             self._turn_index = self._players.index(player)
@@ -755,9 +754,8 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
 
 
 def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
-    tile = Tile.parse(tile)
-    return [key for key in engine.targets() if engine.is_legal(Action("play", player, tile, key))]
+    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, Tile.parse(tile)))
 
 
 class MexicanTrain(GameRules):

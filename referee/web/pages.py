@@ -537,7 +537,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
             }
             for index, team in enumerate(book.teams if book else ())
         ],
-        "can_leave": config.game == "kozel" and not match.finished,
+        "can_leave": match.can_leave(),
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -609,10 +609,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     config = match.config
     record = next((r for r in match.rounds if r.number == number), None)
     live = number == match.number and record is None
-    if live and match.referee and match.engine is not None:
-        on_table, sizes = match.engine.tiles_on_table(), match.engine.hand_sizes()
-    else:
-        on_table, sizes = match.tables.get(number, (frozenset(), {}))
+    on_table, sizes = match.table_of(number)
     rules = match.rules
     note = rules.zero_note(config.options)
     zero_rule, zero_line = (note[0], str(tr(note[1]))) if note else (None, "")
