@@ -727,9 +727,10 @@ class _Model:
         return 3 if a == b else 1
 
     def dead(self, d):
+        # cf.foot.dead: a foot keeps its claim while any tile of its number is off the table
         n = int(d.split("-")[0])
         on_table = sum(1 for t in self.order if n in map(int, t.split("-")))
-        return (self.highest + 1) - on_table < 3 - self.kids[d]
+        return on_table == self.highest + 1
 
     def foot(self):
         d = self.newest_double
