@@ -148,10 +148,8 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     x1, y1 = min(w, int(bar.centre[0]) + reach + 1), min(h, int(bar.centre[1]) + reach + 1)
     size = max(3, int(bar.length * 0.3)) | 1
     patch = cv2.morphologyEx(value[y0:y1, x0:x1], cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
-    closed = np.full_like(value, 0)
-    closed[y0:y1, x0:x1] = patch
-    shift = np.array([0.0, 0.0], dtype=np.float32)
-    sides = [_sample(closed, _around(bar, grid) - shift) for grid in _SIDES]
+    shift = np.array([x0, y0], dtype=np.float32)
+    sides = [_sample(patch, _around(bar, grid) - shift) for grid in _SIDES]
     ends = [_sample(value, _around(bar, grid)) for grid in _ENDS]
     if any(np.isnan(side).mean() > 0.3 for side in sides):
         return None
