@@ -805,6 +805,7 @@ def bench_mixed(
             if change is None:
                 driver = GameDriver(rng, client.create_game())
                 change = driver.next_change()
+            assert change is not None
             kind, payload = change
             path, body = driver.request(kind, payload)
             started = time.perf_counter()
@@ -1249,6 +1250,23 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
                 + (f" e.g. {load['error_samples'][0]}" if load["error_samples"] else ""),
             )
         )
+        full = sizes.load_clients >= 30  # (the smoke test runs a small copy)
+        mixed = bench_mixed(
+            server,
+            clients=sizes.load_clients,
+            followers=100 if full else 10,
+            pdfs=20 if full else 3,
+            plays_each=max(5, int(sizes.load_seconds)),
+            rate=1.0,
+        )
+        rows.append(
+            Row(
+                f"plays under {mixed['pdfs']} PDFs + {mixed['followers']} followers",
+                f"p99 {mixed['p99_ms']:.1f} ms",
+                f"p50 {mixed['p50_ms']:.1f} ms, max {mixed['max_ms']:.1f} ms, {mixed['plays']} plays of "
+                f"{mixed['clients']} tablets, PDFs {mixed['pdf_status']}, errors {mixed['errors']}",
+            )
+        )
     finally:
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -1264,6 +1282,8 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         "taps_per_hands_entry": round(taps["taps_per_hands_entry"], 2) if taps else None,
         "load_p99_ms_30_clients": round(load["p99_ms"], 2),
         "load_errors": load["errors"],
+        "mixed_p99_ms": round(mixed["p99_ms"], 2),
+        "mixed_errors": mixed["errors"],
     }
     width = max(len(row.name) for row in rows)
     out(

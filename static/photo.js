@@ -10,7 +10,6 @@
   "use strict";
   var panel = document.querySelector("[data-photo-panel]");
   if (!panel || !window.fetch || !window.FormData) return;
-  document.querySelectorAll(".js-photo").forEach(function (el) { el.hidden = false; });
 
   var TEXTS = {}, RULES = {};
   try { TEXTS = JSON.parse(panel.dataset.texts || "{}"); } catch (err) { TEXTS = {}; }
@@ -253,6 +252,13 @@
     var input = event.target.closest && event.target.closest("input[data-photo-input]");
     if (input) upload(input);
   });
+  // loaded by the page's small loader (templates/_photo.html): a photo chosen meanwhile is read now
+  window.refereePhoto = { upload: upload };
+  if (window.refereePhotoPending) {
+    var pending = window.refereePhotoPending;
+    window.refereePhotoPending = null;
+    upload(pending);
+  }
   boxes.addEventListener("click", onBox);
   added.addEventListener("click", onBox);
   function onBox(event) {

@@ -351,6 +351,11 @@ class RoundEngine:
         """Rules the referee cannot enforce but shows (``mt.last-tile`` …): id and text."""
         return []
 
+    def round_facts(self) -> dict[str, Any]:
+        """What the table shows that a house rule scores (markers, a double going out …),
+        kept with the booked round (``RoundRecord.facts``)."""
+        return {}
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
@@ -361,6 +366,7 @@ class RoundRecord:
     points: Mapping[str, int]
     end: RoundEnd
     hands: Mapping[str, Any] = field(default_factory=dict)
+    facts: Mapping[str, Any] = field(default_factory=dict)  # RoundEngine.round_facts / the entry
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -487,9 +493,27 @@ class GameRules:
         """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
 
     @classmethod
-    def house_rules_in_force(cls, options: Any) -> list[dict[str, str]]:
+    def entry_facts(
+        cls, extra: Mapping[str, Any], options: Any, players: tuple[str, ...], referee: bool
+    ) -> dict[str, Any]:
+        """Facts a hands entry names beside ``hands`` (a score pad's ``markers``); a game
+        without such a house rule in force takes none (400)."""
+        for key in extra:
+            raise bad_request("Unknown field {name!r} in the hands entry.", field=key, name=key)
+        return {}
+
+    @classmethod
+    def round_points(
+        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: Any
+    ) -> dict[str, int]:
+        """The round's points after the house rules that score the round as a whole (a
+        bonus for going out, penalties); the hands' own points are ``hand_points``."""
+        return dict(points)
+
+    @classmethod
+    def house_rules_in_force(cls, options: Any, highest: int) -> list[dict[str, str]]:
         """The house rules switched on: ``{"rule", "label", "value", "help"}`` each."""
-        return cls.declaration.in_force(options)
+        return cls.declaration.in_force(options, highest)
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: Any) -> None:

@@ -81,8 +81,8 @@ DECLARATION = GameDeclaration(
             FLAG,
             False,
             "kz.teams",
-            phrase("Play in teams of two"),
-            phrase("Four players: the 1st and 3rd against the 2nd and 4th, one account per team."),
+            phrase("Teams (4 players)"),
+            phrase("Partners sit opposite and share one account (kz.teams)."),
             house=True,
             players=4,
         ),
@@ -631,7 +631,7 @@ class Kozel(GameRules):
     def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
         tiles = list(tiles)
         if tiles == [Tile(0, 0)]:
-            return options.zero_zero  # kz.score.zero
+            return int(options.zero_zero)  # kz.score.zero
         return sum(tile.pips for tile in tiles)
 
     @classmethod

@@ -49,7 +49,7 @@ from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
 from referee.web.forms import Form
 from referee.web.safety import own_path
-from referee.web.service import hash_pin, pin_attempt_allowed, pin_matches, record_pin_failure
+from referee.web.service import hash_pin, pin_matches, reserve_pin_attempt
 
 bp = Blueprint("backup", __name__)
 
@@ -248,9 +248,9 @@ def canonical_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The payload as a live request would have logged it."""
     if kind == "action":
         return Action.from_json(payload).to_json()
-    if set(payload) != {"round", "hands"}:
+    if not {"round", "hands"} <= set(payload) <= {"round", "hands", "markers"}:
         raise BadRequest('A hands event is {"round": n, "hands": {…}}.')
-    return {"round": payload["round"], "hands": payload["hands"]}
+    return {key: payload[key] for key in ("round", "hands", "markers") if key in payload}
 
 
 def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
@@ -372,16 +372,17 @@ def unlock(game_id: str):
         )
     if request.method == "POST":
         if form.validate_on_submit():
-            if not pin_attempt_allowed(game.id):
+            attempt = reserve_pin_attempt(game.id)  # counted first: exact however many at once
+            if attempt is None:
                 problem, status = (
                     _("Too many wrong table PINs for this game: wait a minute and try again."),
                     429,
                 )
             elif pin_matches(game.pin_hash, form.pin.data):
+                get_store().forgive_pin_attempt(attempt)
                 session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
                 return redirect(target, code=303)
             else:
-                record_pin_failure(game.id)
                 problem, status = _("That is not this game's table PIN: nothing was unlocked."), 403
         else:
             errors = [e for field in form.errors.values() for e in field]

@@ -313,7 +313,12 @@ EXPORTED_GAME = {
         "created": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
         "protected": {
             "type": "boolean",
-            "description": "The game had a table PIN (its hash is not exported).",
+            "description": "The game has a table PIN.",
+        },
+        "pin_hash": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{16}\\$[0-9a-f]{64}$",
+            "description": "The table PIN's salted hash (never the PIN): a restore keeps the protection.",
         },
         "pin": {
             "type": ["string", "null"],
@@ -368,6 +373,12 @@ def openapi_document() -> dict[str, Any]:
                     "operationId": "getGame",
                     "parameters": [game_id],
                     "responses": {"200": _json("GameState", "The game", LOCATION), **_refusals(404)},
+                },
+                "delete": {
+                    "summary": "Move the game to the trash (restorable there for 30 days)",
+                    "operationId": "deleteGame",
+                    "parameters": [game_id, pin],
+                    "responses": {"204": {"description": "The game is in the trash"}, **_refusals(403, 404)},
                 },
             },
             "/api/games/{game_id}/actions": {
@@ -538,6 +549,12 @@ def openapi_document() -> dict[str, Any]:
                                 "oneOf": [{"type": "array", "items": TILE}, {"type": "integer", "minimum": 0}]
                             },
                         },
+                        "markers": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Score pad with a marker penalty (mt.house.marker): the players "
+                            "whose trains carried a marker when the round ended.",
+                        },
                         "version": {"type": "integer"},
                     },
                 },
@@ -613,6 +630,7 @@ def openapi_document() -> dict[str, Any]:
                                     "version": {"type": "integer"},
                                     "game": {"type": "string"},
                                     "status": {"type": "string"},
+                                    "protected": {"type": "boolean"},
                                 },
                             },
                         }

@@ -47,7 +47,7 @@ from referee.web.forms import (
     parse_hand,
 )
 from referee.web.i18n import game_title
-from referee.web.service import PinRequired, PinThrottled, check_pin
+from referee.web.service import PinRequired, PinThrottled, check_pin, hash_pin
 
 bp = Blueprint("pages", __name__)
 
@@ -237,15 +237,22 @@ def new_game():
         form.players.append_entry("")
     elif form.validate_on_submit():
         body = form.body()
+        table_pin = request.form.get("table_pin", "")
         if not body["players"]:
             refusal = Refusal(None, _("Enter the players' names, in turn order."))
         else:
             try:
                 config = GameConfig.from_json(body)
-                game = get_store().create(config)
+                pin_hash = hash_pin(table_pin) if table_pin else None  # (a bad PIN: 400, nothing made)
+                game = get_store().create(config, pin_hash=pin_hash)
             except (RuleViolation, BadRequest) as error:
                 refusal = Refusal.of(error)
             else:
+                if pin_hash:  # the device that set the PIN plays on without giving it again
+                    unlocked = session.get("unlocked")
+                    session["unlocked"] = (list(unlocked) if isinstance(unlocked, list) else [])[-49:] + [
+                        game.id
+                    ]
                 response = redirect(url_for("pages.game", game_id=game.id), code=303)
                 remembered = {
                     "game": config.game,
@@ -558,7 +565,7 @@ def undo(game_id: str):
         get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
@@ -581,7 +588,7 @@ def leave(game_id: str):
         get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")

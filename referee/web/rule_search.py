@@ -386,7 +386,7 @@ class Hit:
 
 
 @cache
-def _index(game: str, lang: str) -> tuple[tuple[Rule, dict[str, float], int], ...]:
+def _index(game: str, lang: str) -> tuple[tuple[Rule, dict[str, float], int, frozenset[str]], ...]:
     """Each rule with its stems counted (the id's words count three times: "mt.train.available"
     is about trains) and its length in words."""
     rules = rules_for(game, lang) if lang != "en" else rules_for(game)
@@ -395,9 +395,10 @@ def _index(game: str, lang: str) -> tuple[tuple[Rule, dict[str, float], int], ..
         counts: dict[str, float] = {}
         for word in words(f"{plain(rule.section)} {plain(rule.text)}", lang):
             counts[word] = counts.get(word, 0) + 1
-        for word in words(rule.id.replace(".", " ").replace("-", " "), "en"):
+        id_words = words(rule.id.replace(".", " ").replace("-", " "), "en")
+        for word in id_words:
             counts[word] = counts.get(word, 0) + 3
-        out.append((rule, counts, max(1, int(sum(counts.values())))))
+        out.append((rule, counts, max(1, int(sum(counts.values()))), frozenset(id_words)))
     return tuple(out)
 
 
@@ -413,22 +414,24 @@ def search(game: str, query: str, lang: str = "en") -> list[Hit]:
     Okapi BM25 over the stems (k1 1.2, b 0.75)."""
     index = _index(game, lang)
     total = len(index)
-    average = sum(length for _r, _c, length in index) / max(1, total)
+    average = sum(entry[2] for entry in index) / max(1, total)
     terms = []
     for term in dict.fromkeys(words(query, lang, question=True)):
         group = _synonyms(lang).get(term, frozenset()) | {term}
-        df = sum(1 for _rule, counts, _n in index if _tf(group, counts))
+        df = sum(1 for entry in index if _tf(group, entry[1]))
         if df:
             terms.append((group, math.log(1 + (total - df + 0.5) / (df + 0.5))))
     if not terms:
         return []
     hits = []
-    for rule, counts, length in index:
+    for rule, counts, length, id_words in index:
         score = 0.0
         for group, idf in terms:
             tf = _tf(group, counts)
             if tf:
                 score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average))
+                if any(_tf((t,), {w: 1.0 for w in id_words}) for t in group):
+                    score += idf  # the rule is named after it ("mt.train.available")
         if score:
             hits.append(Hit(rule, score))
     hits.sort(key=lambda hit: -hit.score)

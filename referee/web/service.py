@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import os
 import re
+import secrets
 import time
 from typing import Any
 
@@ -72,16 +73,36 @@ PIN_FAILURES_ALLOWED = 10  # wrong PINs per game …
 PIN_FAILURE_WINDOW = 60.0  # … within this many seconds, then every attempt waits
 
 
+def pin_client() -> tuple[str, str]:
+    """Who is trying a PIN: the client's address and its browser session (a random id kept
+    in the signed session cookie)."""
+    if "pin_client" not in session:
+        session["pin_client"] = secrets.token_hex(8)
+    return request.remote_addr or "?", str(session["pin_client"])
+
+
 def pin_attempt_allowed(game_id: str) -> bool:
-    """Whether a PIN may be tried for ``game_id`` now (the failures are kept in the
-    database, so a restart or a second server process does not reset the count)."""
+    """Whether this client may try a PIN for ``game_id`` now. Failures are counted per
+    client (by address, and by session), so a guesser elsewhere does not lock the players
+    out; they are kept in the database, so a restart gives no fresh set of tries."""
     since = time.time() - PIN_FAILURE_WINDOW
-    return get_store().pin_failures_since(game_id, since) < PIN_FAILURES_ALLOWED
+    client, sid = pin_client()
+    return get_store().pin_failures_since(game_id, since, client, sid) < PIN_FAILURES_ALLOWED
 
 
 def record_pin_failure(game_id: str) -> None:
     now = time.time()
-    get_store().record_pin_failure(game_id, now, forget_before=now - PIN_FAILURE_WINDOW)
+    client, sid = pin_client()
+    get_store().record_pin_failure(game_id, now, now - PIN_FAILURE_WINDOW, client, sid)
+
+
+def reserve_pin_attempt(game_id: str) -> int | None:
+    """An attempt counted in advance (exact under concurrency), or None when throttled."""
+    now = time.time()
+    client, sid = pin_client()
+    return get_store().reserve_pin_attempt(
+        game_id, now, now - PIN_FAILURE_WINDOW, PIN_FAILURES_ALLOWED, client, sid
+    )
 
 
 def note_wrong_pin(response: Response) -> Response:

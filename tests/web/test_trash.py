@@ -155,3 +155,19 @@ def test_a_table_pin_is_set_changed_and_removed_on_the_games_page(client, api, w
     assert client.post(url, data={"current": "1357", "new": ""}).status_code == 303
     assert other.post(f"/api/games/{g['id']}/actions", json={"type": "undo"}).status_code != 403
     assert act
+
+
+def test_the_new_game_page_sets_a_table_pin(client, api):
+    from tests.web.test_pages import new_game
+
+    response = new_game(client, ["Ana", "Ben"], table_pin="2468")
+    assert response.status_code == 303
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    stranger = client.application.test_client()
+    assert stranger.post(f"/api/games/{game_id}/actions", json={"type": "undo"}).status_code == 403
+    assert "Change the table PIN" in client.get(f"/games/{game_id}").get_data(as_text=True)
+    before = client.get("/api/games").get_json()["games"]
+    refused = new_game(client, ["Ana", "Ben"], table_pin="12ab")
+    assert 400 <= refused.status_code < 500
+    assert "4 to 8 digits" in refused.get_data(as_text=True)
+    assert client.get("/api/games").get_json()["games"] == before

@@ -14,25 +14,32 @@ from referee.web.i18n import game_title, game_titles
 
 
 def summaries() -> list[GameSummary]:
-    """Every stored game, summarized (cached per game version: a game only changes by
-    growing its version)."""
+    """Every stored game, summarized. Kept per game with the version it was made at (a game
+    only changes by growing its version), so the cache holds one entry per game, however
+    many games there are, and a request summarizes only the games changed since the last."""
     store = get_store()
-    cache: dict[tuple[str, str, int], GameSummary] = current_app.extensions.setdefault("companion_stats", {})
-    database = current_app.config["DATABASE"]
+    caches: dict[str, dict[str, tuple[int, GameSummary]]] = current_app.extensions.setdefault(
+        "companion_stats", {}
+    )
+    cache = caches.setdefault(current_app.config["DATABASE"], {})
     result = []
+    listed = set()
     for row in store.list_games():
-        key = (database, row["id"], row["version"])
-        summary = cache.get(key)
-        if summary is None:
-            try:
-                game = store.load(row["id"])
-            except GameNotFound:  # deleted meanwhile
-                continue
-            summary = summarize(game.id, game.created, game.match)
-            cache[key] = summary
+        listed.add(row["id"])
+        held = cache.get(row["id"])
+        if held is not None and held[0] == row["version"]:
+            result.append(held[1])
+            continue
+        try:
+            game = store.load(row["id"])
+        except GameNotFound:  # deleted meanwhile
+            continue
+        summary = summarize(game.id, game.created, game.match)
+        cache[row["id"]] = (game.version, summary)
         result.append(summary)
-    if len(cache) > 5000:
-        cache.clear()
+    if len(cache) > len(listed):  # games deleted or in the trash: forget them
+        for game_id in set(cache) - listed:
+            cache.pop(game_id, None)
     return result
 
 

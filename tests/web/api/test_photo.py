@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from tests.vision_ui.helpers import fixed_reader, reading
+from tests.web.photo_helpers import fixed_reader, reading
 
 PNG_HEAD = b"\x89PNG\r\n\x1a\n"
 

@@ -114,3 +114,22 @@ def test_the_send_form_needs_its_csrf_token(live_app):
 def test_the_follow_page_offers_send_my_hand_while_a_round_waits(client, api, pad):
     assert f'href="/games/{pad}/send-hand"' in text(client.get(f"/games/{pad}/follow"))
     assert client.get("/games/nope/send-hand").status_code == 404
+
+
+def test_the_store_keeps_one_hand_per_player_and_round_and_forgets_them_with_the_game(tmp_path):
+    from referee.match import GameConfig
+    from referee.store import Store
+
+    store = Store(str(tmp_path / "s.db"))
+    store.migrate()
+    game = store.create(GameConfig.from_json({"game": "kozel", "players": ["A", "B"], "mode": "scores"}))
+    store.send_hand(game.id, 1, "A", ["1-1"], 100.0)
+    store.send_hand(game.id, 1, "A", ["2-2", "0-0"], 101.0)
+    store.send_hand(game.id, 2, "B", [], 102.0)
+    assert store.sent_hands(game.id, 1) == {"A": ["2-2", "0-0"]}
+    assert store.sent_hands(game.id, 2) == {"B": []}
+    assert store.sent_since(game.id, 100.5) == 2 and store.sent_since(game.id, 0) == 3
+    assert store.load(game.id).version == 1
+    store.delete(game.id)
+    assert store.sent_hands(game.id, 1) == {} and store.sent_since(game.id, 0) == 0
+    store.close()

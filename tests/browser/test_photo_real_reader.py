@@ -13,7 +13,7 @@ synthetic = pytest.importorskip("referee.vision.synthetic")
 
 from referee.vision import read_photo  # noqa: E402
 from tests.browser.table_helpers import stored  # noqa: E402
-from tests.vision_ui.test_photo_browser import create, new_context, shoot  # noqa: E402
+from tests.browser.test_photo_hands import create, new_context, shoot  # noqa: E402
 
 
 def easy_photo() -> tuple[bytes, list[str]]:

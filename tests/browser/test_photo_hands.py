@@ -1,6 +1,6 @@
 """The correction screen and "Send my hand" in Chromium, at the tablet's and a phone's size.
 
-The reader is replaced by a fixed reading (tests/vision_ui/helpers.py): these tests are
+The reader is replaced by a fixed reading (tests/web/photo_helpers.py): these tests are
 about what a person does with a reading, and must not depend on how well tiles are read.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.table_helpers import stored
-from tests.vision_ui.helpers import fixed_reader, reading
+from tests.web.photo_helpers import fixed_reader, reading
 
 pytestmark = pytest.mark.browser
 
@@ -114,8 +114,9 @@ def test_a_wrong_and_a_missed_tile_are_fixed_in_four_taps_and_saved(
     assert record.points == {"Ana": 28, "Ben": 12}
 
 
+@pytest.mark.parametrize("size", ["tablet", "phone"])
 def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
-    browser, live_server, live_app, monkeypatch
+    browser, live_server, live_app, monkeypatch, size
 ):
     fixed_reader(monkeypatch, reading(("12-5", 0.9, (60, 200, 260, 130)), ("1-1", 0.9, (420, 220, 200, 100))))
     game_id = create(live_app, game="mexican-train", players=["Ana", "Ben", "Caro"], set=12)
@@ -124,7 +125,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         f"/api/games/{game_id}/actions",
         json={"type": "play", "player": "Ana", "tile": "12-5", "train": "Ana"},
     )
-    context, page = new_context(browser, live_server, "tablet")
+    context, page = new_context(browser, live_server, size)
     try:
         page.goto(f"/lang/hu?next=/games/{game_id}/rounds/1/hands")
         page.set_input_files(
@@ -139,7 +140,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         assert "(unique)" in panel.locator("[data-photo-warnings]").inner_text()
         link = panel.locator("[data-photo-warnings] a.rule-id", has_text="unique")
         assert link.get_attribute("href").endswith("#rule-unique")
-        shoot(page, "hands-photo-warnings-tablet-hu")
+        shoot(page, f"hands-photo-warnings-{size}-hu")
         # by keyboard: the box is a button; Enter selects it, the remove button takes it away
         box.focus()
         page.keyboard.press("Enter")
