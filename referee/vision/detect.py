@@ -324,8 +324,8 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
         _x, _y, w, h, area = stats[i]
         if area < 12:
             continue
-        if max(w, h) > 2.6 * max(1, min(w, h)) and area > 30:
-            continue  # a stroke (an edge's shadow, a seam), not a pip
+        if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
+            continue  # a stroke or sliver (an edge's shadow, a seam), not a pip
         if area / float(w * h) < 0.35:
             continue
         blobs.append(float(area))
