@@ -262,6 +262,10 @@ class Match:
             return []
         return self.rules.leaders(self.standing)
 
+    def can_leave(self) -> bool:
+        """Whether a player may leave now, ending the game (kz.rating.left)."""
+        return self.rules.leaving and not self.finished
+
     def has_round(self, number: int) -> bool:
         """Whether ``number`` is a round of this game that hands can be shown or entered for:
         a booked round, or the current one while the game is not finished."""
@@ -338,7 +342,7 @@ class Match:
         self.engine = engine
 
     def _leave(self, player: str) -> None:
-        if self.config.game != "kozel":
+        if not self.rules.leaving:
             raise refuse(None, "Only Kozel has a 'leave' action (kz.rating.left).")
         if self.finished:
             raise refuse("kz.rating.left", "This game is already finished.")

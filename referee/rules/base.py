@@ -265,10 +265,20 @@ class RoundEngine:
         self.setup = setup
 
     def apply(self, action: Action) -> None:
-        raise NotImplementedError
+        """Check ``action`` and, once accepted, perform it: the dispatch every game shares."""
+        self.perform(action, self.plan(action))
 
     def check(self, action: Action) -> None:
         """Raise what ``apply`` would raise, without changing anything."""
+        self.plan(action)
+
+    def plan(self, action: Action) -> Any:
+        """Validate ``action`` against the state (raise its refusal) and return what
+        ``perform`` needs to carry it out. Changes nothing."""
+        raise NotImplementedError
+
+    def perform(self, action: Action, plan: Any) -> None:
+        """Carry out an action ``plan`` accepted."""
         raise NotImplementedError
 
     def is_legal(self, action: Action) -> bool:
@@ -479,6 +489,7 @@ class GameRules:
     sets: ClassVar[tuple[int, ...]]
     Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
+    leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:
@@ -491,6 +502,11 @@ class GameRules:
     @classmethod
     def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
         """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
+
+    @classmethod
+    def entry_fact_names(cls, options: Any, referee: bool) -> tuple[str, ...]:
+        """The facts a hands entry of this game may name beside the hands (``markers``)."""
+        return ()
 
     @classmethod
     def entry_facts(

@@ -379,7 +379,7 @@ class ChickenFootRound(RoundEngine):
 
     # ------------------------------------------------------------------ actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "undo":
             raise refuse(None, "Undo is done by the game, not by the round.")
         if action.type == "leave":
@@ -408,8 +408,7 @@ class ChickenFootRound(RoundEngine):
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = action.player
         assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":
@@ -634,8 +633,8 @@ class ChickenFootRound(RoundEngine):
 def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
     """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
     ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
-    nowhere. The table page lights these places."""
-    return [place for place in engine.targets() if engine.is_legal(Action("play", player, tile, on=place))]
+    nowhere (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, tile))
 
 
 class ChickenFoot(GameRules):

@@ -399,7 +399,7 @@ class MexicanTrainRound(RoundEngine):
 
     # ----------------------------------------------------------------- actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "start":
             self._check_start(action)
             return
@@ -418,8 +418,7 @@ class MexicanTrainRound(RoundEngine):
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
         if action.type == "start":
             self._turn_index = self._players.index(player)
@@ -755,9 +754,8 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
 
 
 def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
-    tile = Tile.parse(tile)
-    return [key for key in engine.targets() if engine.is_legal(Action("play", player, tile, key))]
+    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, Tile.parse(tile)))
 
 
 class MexicanTrain(GameRules):
@@ -873,6 +871,11 @@ class MexicanTrain(GameRules):
             value = sum(blank if half == 0 and blank else half for half in (tile.low, tile.high))
             total += 2 * value if twice and tile.is_double else value
         return total
+
+    @classmethod
+    def entry_fact_names(cls, options: MexicanTrainOptions, referee: bool) -> tuple[str, ...]:
+        """A score pad with a marker penalty names the marked trains (referee mode sees them)."""
+        return ("markers",) if getattr(options, "marker_penalty", 0) and not referee else ()
 
     @classmethod
     def entry_facts(

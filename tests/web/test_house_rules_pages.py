@@ -50,3 +50,30 @@ def test_no_house_rules_block_without_house_rules(client, api, game):
     created = api.create(game=game, players=["Ana", "Ben"], mode="scores")
     page = client.get(f"/games/{created['id']}/scoresheet").get_data(as_text=True)
     assert "House rules in force" not in page
+
+
+def test_score_pad_hands_form_names_the_marked_trains(client, api):
+    """mt.house.marker in a score pad: the hands page asks whose own train carried a marker,
+    and a ticked box adds the penalty to that player's round."""
+    game = api.create(
+        game="mexican-train", players=["Ana", "Ben"], set=9, mode="scores", options={"marker_penalty": 15}
+    )
+    page = client.get(f"/games/{game['id']}/rounds/1/hands").get_data(as_text=True)
+    assert page.count('class="check marker-check"') == 2 and "mt.house.marker" in page
+    form = {"p0": "out", "p1": "3-4", "m1": "y", "version": str(game["version"])}
+    answer = client.post(f"/games/{game['id']}/rounds/1/hands", data=form)
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    state = api.state(game["id"])
+    assert state["rounds"][0]["points"] == {"Ana": 0, "Ben": 7 + 15}
+    again = client.get(f"/games/{game['id']}/rounds/1/hands").get_data(as_text=True)
+    assert re.search(r'id="m1" name="m1" value="y" checked', again)  # a correction keeps the marks
+    assert not re.search(r'id="m0" name="m0" value="y" checked', again)
+
+
+@pytest.mark.parametrize(
+    "mode, options", [("referee", {"marker_penalty": 15}), ("scores", {}), ("scores", {"marker_penalty": 0})]
+)
+def test_hands_form_asks_for_markers_only_where_the_score_pad_needs_them(client, api, mode, options):
+    game = api.create(game="mexican-train", players=["Ana", "Ben"], set=9, mode=mode, options=options)
+    page = client.get(f"/games/{game['id']}/rounds/1/hands").get_data(as_text=True)
+    assert "marker-check" not in page
