@@ -21,6 +21,7 @@ from referee.vision import Reading, ReadTile
 from referee.vision.decode import Decoded
 
 HALF = 96  # side of the square a half is warped to for counting
+RAW_SIDE = 0.3
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -133,13 +134,22 @@ def _sample(value: np.ndarray, points: np.ndarray) -> Any:
     return out
 
 
-def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float] | None:
+def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float, bool] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
     inner = np.nanmedian(_sample(value, _around(bar, _CORE)))
     if np.isnan(inner):
         return None
-    sides = [_sample(value, _around(bar, grid)) for grid in _SIDES]
+    # the sides and ends are seen with the pips closed over (a dense half of a double-12 set
+    # is nearly half pips), on a patch around the bar
+    h, w = value.shape
+    reach = int(bar.length * 0.9) + 2
+    x0, y0 = max(0, int(bar.centre[0]) - reach), max(0, int(bar.centre[1]) - reach)
+    x1, y1 = min(w, int(bar.centre[0]) + reach + 1), min(h, int(bar.centre[1]) + reach + 1)
+    size = max(3, int(bar.length * 0.3)) | 1
+    patch = cv2.morphologyEx(value[y0:y1, x0:x1], cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+    shift = np.array([x0, y0], dtype=np.float32)
+    sides = [_sample(patch, _around(bar, grid) - shift) for grid in _SIDES]
     ends = [_sample(value, _around(bar, grid)) for grid in _ENDS]
     if any(np.isnan(side).mean() > 0.3 for side in sides):
         return None
@@ -147,9 +157,20 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     contrast = face - float(inner)
     if contrast < min_contrast or face < 120:  # a face is white, ivory or (on the negative) black
         return None
-    for side in sides:
+    dense = False  # a side that is face only with its pips closed over
+    for side, grid in zip(sides, _SIDES):
         if np.nanmean(side > inner + 0.6 * contrast) < 0.55:
             return None
+        opened = _sample(value, _around(bar, grid)) > inner + 0.6 * contrast
+        open_share = float(np.mean(opened))
+        if open_share < RAW_SIDE:
+            return None  # pips left open, still partly face: not a dark stripe of the table
+        if open_share < 0.55:
+            # dark pips leave face between them on every row parallel to the bar; a stripe
+            # of cloth or a shadow darkens a whole row
+            if (opened.reshape(len(opened) // 3, 3).mean(axis=0) <= 0.125).any():
+                return None
+            dense = True
     # face beyond at least one end (in an oblique photo the other end may meet the tile's
     # shaded side); a seam between touching tiles runs into the table at both
     bright_ends = [
@@ -157,7 +178,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     ]
     if not any(bright_ends):
         return None
-    return face, float(inner)
+    return face, float(inner), dense
 
 
 def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
@@ -232,6 +253,47 @@ def _extent(
     return last_face
 
 
+def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: float) -> tuple[Bar, float]:
+    """The tile's width, measured across the face on both sides of the bar (the bar's length
+    over the width differs between sets), and the bar moved to the middle of the face.
+
+    Columns parallel to the tile's long side are walked outwards from the bar's ends; a
+    column ends the face when the table shows (dim on the pips-closed image) or a seam runs
+    the whole column (a tile touching side by side). Without a clear edge the typical ratio
+    of real sets is used."""
+    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
+    step = max(1.0, L / 40)
+    distances = np.arange(0.3 * L, 0.8 * L, step, dtype=np.float32)
+    offsets = np.concatenate([np.linspace(0.12, 0.7, 8), -np.linspace(0.12, 0.7, 8)]).astype(np.float32) * L
+    threshold = face - 0.35 * (face - dark)
+    reach = []
+    for s in (1, -1):
+        pts = (
+            c[None, None, :]
+            + (s * distances)[:, None, None] * u[None, None, :]
+            + offsets[None, :, None] * n[None, None, :]
+        ).reshape(-1, 2)
+        shut = _sample(closed, pts).reshape(len(distances), -1)
+        raw = _sample(value, pts).reshape(len(distances), -1)
+        if np.isnan(shut).any():
+            return bar, L / BAR_WIDTH_RATIO  # the tile reaches the photo's edge
+        on_face = (shut > threshold).mean(axis=1) >= 0.6
+        seam = (raw > threshold).mean(axis=1) < 0.15
+        last = None
+        for i, d in enumerate(distances):
+            if not on_face[i] or seam[i]:
+                last = float(d)
+                break
+        if last is None:
+            return bar, L / BAR_WIDTH_RATIO
+        reach.append(last)
+    width = reach[0] + reach[1]
+    if not L / 0.92 <= width < L / BAR_WIDTH_RATIO:
+        return bar, L / BAR_WIDTH_RATIO
+    centre = (c + u * ((reach[0] - reach[1]) / 2)).astype(np.float32)
+    return Bar(centre, u, n, L, bar.thickness, bar.strength), width
+
+
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
@@ -262,8 +324,8 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
         _x, _y, w, h, area = stats[i]
         if area < 12:
             continue
-        if max(w, h) > 2.6 * max(1, min(w, h)) and area > 30:
-            continue  # a stroke (an edge's shadow, a seam), not a pip
+        if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
+            continue  # a stroke or sliver (an edge's shadow, a seam), not a pip
         if area / float(w * h) < 0.35:
             continue
         blobs.append(float(area))
@@ -287,9 +349,9 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
-    found = _drop_overlaps(_find_tiles(rgb, grey))
+    found = _drop_overlaps(_find_tiles(rgb, grey, highest))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
-    negative = _find_tiles(rgb, 255 - grey, min_contrast=100)
+    negative = _find_tiles(rgb, 255 - grey, highest, min_contrast=100)
     for item in _drop_overlaps(negative):
         if not any(_overlap(item, other) for other in found):
             found.append(item)
@@ -364,7 +426,7 @@ def _stands_out(
     return False
 
 
-def _find_tiles(rgb: np.ndarray, value: np.ndarray, min_contrast: float = 35) -> list[Found]:
+def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: float = 35) -> list[Found]:
     candidates = []
     for bar in _find_bars(value):
         levels = _on_a_face(value, bar, min_contrast)
@@ -372,18 +434,18 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, min_contrast: float = 35) ->
             candidates.append((bar, levels))
     if candidates:
         # faces are the brightest things on the table: a "bar" on a dim surface is texture
-        brightest = max(face for _, (face, _) in candidates)
-        candidates = [(bar, (face, dark)) for bar, (face, dark) in candidates if face >= 0.72 * brightest]
+        brightest = max(levels[0] for _, levels in candidates)
+        candidates = [(bar, levels) for bar, levels in candidates if levels[0] >= 0.72 * brightest]
     found: list[Found] = []
     if candidates:
         typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
         size = max(3, int(typical * 0.4)) | 1
         # the face with its pips closed over: the walk to a tile's end is not stopped by a pip
         closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
-        for bar, (face, dark) in candidates:
+        for bar, (face, dark, dense) in candidates:
             if bar.length < 0.45 * typical:
                 continue
-            width = bar.length / BAR_WIDTH_RATIO
+            bar, width = _width(value, closed, bar, face, dark)
             colour = _face_colour(rgb, value, bar)
             ends = (
                 _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
@@ -399,6 +461,8 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, min_contrast: float = 35) ->
                 _count_pips(rgb, bar, 1, ends[0], width),
                 _count_pips(rgb, bar, -1, ends[1], width),
             )
+            if dense and max(half.pips for half in halves) > highest:
+                continue  # a face only with its dark parts closed over, and no tile of the set
             found.append(Found(bar, ends, width, halves))
     return found
 
@@ -413,7 +477,7 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     """A bar broken in two (a brass spinner) or a stroke inside a tile already read: keep
     the longest bar of each tile."""
     kept: list[Found] = []
-    for item in sorted(found, key=lambda f: -f.bar.length):
+    for item in sorted(found, key=lambda f: (-round(min(h.confidence for h in f.halves), 1), -f.bar.length)):
         inside = False
         for other in kept:
             poly = other.corners().reshape(-1, 1, 2)
