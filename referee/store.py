@@ -5,8 +5,10 @@ the request in flight. Reading a game never replays its whole history: a pickled
 is written every ``SNAPSHOT_EVERY`` events (and when the game ends), so loading replays at
 most that many events after it; and the app keeps the newest ``Match`` of recently used
 games in memory (``MatchCache``), so the usual request neither unpickles nor replays. A
-snapshot that cannot be read (an older format, a damaged row) is rebuilt from the events,
-so neither snapshot nor cache ever decides anything on its own.
+snapshot that cannot be read (an older format, a damaged row) or does not fit (its header
+names another game or version, its event fingerprint or checksum differs, the later events
+do not apply to it) is rebuilt from the events, so neither snapshot nor cache ever decides
+anything on its own. A game whose log itself cannot be replayed raises ``GameUnreadable``.
 """
 
 from __future__ import annotations
