@@ -5,12 +5,15 @@ the request in flight. Reading a game never replays its whole history: a pickled
 is written every ``SNAPSHOT_EVERY`` events (and when the game ends), so loading replays at
 most that many events after it; and the app keeps the newest ``Match`` of recently used
 games in memory (``MatchCache``), so the usual request neither unpickles nor replays. A
-snapshot that cannot be read (an older format, a damaged row) is rebuilt from the events,
-so neither snapshot nor cache ever decides anything on its own.
+snapshot that cannot be read (an older format, a damaged row) or does not fit (its header
+names another game or version, its event fingerprint or checksum differs, the later events
+do not apply to it) is rebuilt from the events, so neither snapshot nor cache ever decides
+anything on its own. A game whose log itself cannot be replayed raises ``GameUnreadable``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -30,13 +33,51 @@ from sqlite_utils.migrations import Migrations
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
 
-SNAPSHOT_FORMAT = 3  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 4  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
+SNAPSHOT_MAGIC = b"referee-snapshot\n"
 
 
-def snapshot_bytes(match: Match) -> bytes:
-    """The snapshot of ``match``: a pickle, read back with ``pickle.loads``."""
-    return pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+def event_digest(kind: str, payload: Any, created: str) -> str:
+    """The fingerprint of one logged event, as a snapshot made after it records it."""
+    text = json.dumps([kind, payload, created], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def snapshot_bytes(match: Match, game_id: str, version: int, last_event: str) -> bytes:
+    """The snapshot of ``match``: a header saying what it belongs to (the game, the version,
+    the fingerprint of the event at that version, a checksum of the pickle), then the pickle.
+    ``read_snapshot`` believes it only when all of them fit."""
+    body = pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL)
+    header = {
+        "game": game_id,
+        "version": version,
+        "event": last_event,
+        "sha256": hashlib.sha256(body).hexdigest(),
+    }
+    return SNAPSHOT_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + body
+
+
+def read_snapshot(blob: bytes, game_id: str, version: int, last_event: str | None) -> Match | None:
+    """The match in ``blob`` when it is this game's snapshot at ``version`` (made after the
+    event whose fingerprint is ``last_event``) and undamaged; otherwise None."""
+    if not blob.startswith(SNAPSHOT_MAGIC):
+        return None
+    head, _, body = blob[len(SNAPSHOT_MAGIC) :].partition(b"\n")
+    try:
+        header = json.loads(head)
+    except ValueError:
+        return None
+    if (
+        not isinstance(header, dict)
+        or header.get("game") != game_id
+        or header.get("version") != version
+        or header.get("event") != last_event
+        or header.get("sha256") != hashlib.sha256(body).hexdigest()
+    ):
+        return None
+    match = pickle.loads(body)
+    return match if isinstance(match, Match) else None
 
 
 migrations = Migrations("referee")
@@ -185,6 +226,15 @@ def m010_sent_hands(db: Database) -> None:
 
 class GameNotFound(LookupError):
     pass
+
+
+class GameUnreadable(Exception):
+    """A stored game whose event log cannot be replayed (a damaged or hand-edited row): the
+    game is reported on its own and left out of the lists, never guessed at."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        self.game_id, self.reason = game_id, reason
+        super().__init__(f"The game {game_id!r} cannot be read from its record: {reason}")
 
 
 class VersionConflict(Exception):
@@ -488,22 +538,35 @@ class Store:
 
     def _rebuild(self, game_id: str, row: dict[str, Any]) -> Match:
         """The match from its newest snapshot and the few events after it, or, when the
-        snapshot cannot be read, from the whole log."""
+        snapshot cannot be read or does not fit (another game's, another version's, damaged,
+        or the later events do not apply to it), from the whole log."""
         snapshot = next(self.db.query("select snapshot, snapshot_format from games where id = ?", [game_id]))
-        if (
-            snapshot["snapshot_format"] == SNAPSHOT_FORMAT
-            and snapshot["snapshot"]
-            and row["snapshot_version"]
-        ):
+        version = row["snapshot_version"]
+        if snapshot["snapshot_format"] == SNAPSHOT_FORMAT and snapshot["snapshot"] and version:
+            last = next(
+                self.db.query(
+                    "select kind, payload, created from events where game_id = ? and version = ?",
+                    [game_id, version],
+                ),
+                None,
+            )
+            digest = (
+                event_digest(last["kind"], json.loads(last["payload"]), last["created"]) if last else None
+            )
             try:
-                match: Match = pickle.loads(snapshot["snapshot"])
-            except Exception:  # a damaged or outdated snapshot is only a cache: rebuild it
+                match = read_snapshot(snapshot["snapshot"], game_id, version, digest)
+                if match is not None:
+                    for event in self._events_after(game_id, version):
+                        apply_event(match, event.kind, event.payload)
+                    return match
+            except Exception:  # a snapshot is only a cache: the log decides
                 pass
-            else:
-                for event in self._events_after(game_id, row["snapshot_version"]):
-                    apply_event(match, event.kind, event.payload)
-                return match
-        return self.replay(game_id)
+        try:
+            return self.replay(game_id)
+        except GameNotFound:
+            raise
+        except Exception as error:
+            raise GameUnreadable(game_id, f"{type(error).__name__}: {error}") from error
 
     def _events_after(self, game_id: str, version: int) -> list[Event]:
         return [
@@ -580,7 +643,9 @@ class Store:
                     "created": stamp,
                     "updated": stamp,
                     "version": 1,
-                    "snapshot": snapshot_bytes(match),
+                    "snapshot": snapshot_bytes(
+                        match, game_id, 1, event_digest("create", config.to_json(), stamp)
+                    ),
                     "snapshot_format": SNAPSHOT_FORMAT,
                     "pin_hash": pin_hash,
                     "snapshot_version": 1,
@@ -626,7 +691,7 @@ class Store:
                         game.version,
                         "finished" if finished else "playing",
                         stamp,
-                        snapshot_bytes(game.match),
+                        snapshot_bytes(game.match, game_id, game.version, event_digest(kind, payload, stamp)),
                         SNAPSHOT_FORMAT,
                         game.version,
                         clock(),

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Flask, current_app, g
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter
 
 from referee.store import MatchCache, Store, StorePool
 from referee.web.tiles_svg import draw_tile
@@ -18,6 +19,13 @@ csrf = CSRFProtect()
 compress = Compress()
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BODY = 64 * 1024
+
+
+class AsciiIntegerConverter(IntegerConverter):
+    """``<int:…>`` in a path: ASCII digits only, at most 9 of them. Werkzeug's own converter
+    matches any Unicode digit, so "/rounds/١/…" would have named round 1."""
+
+    regex = r"[0-9]{1,9}"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -55,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the default provider has it
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.url_map.converters["int"] = AsciiIntegerConverter
 
     csrf.init_app(app)
     compress.init_app(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
@@ -14,7 +15,7 @@ from referee.match import GameConfig, UnknownRound
 from referee.rules import GAMES
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_for
-from referee.store import GameNotFound, StoredGame, VersionConflict
+from referee.store import GameNotFound, GameUnreadable, StoredGame, VersionConflict
 from referee.web import get_store
 from referee.web.openapi import openapi_document
 from referee.web.safety import csv_cell
@@ -69,6 +70,10 @@ def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False)
         VersionConflict: lambda e: refusal(409, str(e)),
         PinRequired: lambda e: refusal(403, e.message),
     }
+    from referee.web.errors import storage_answer, unreadable_answer
+
+    answers[sqlite3.OperationalError] = storage_answer
+    answers[GameUnreadable] = unreadable_answer
     for kind, answer_with in answers.items():
         blueprint.register_error_handler(kind, answer_with)
     if not api_paths_only:
@@ -95,9 +100,24 @@ def json_body() -> Any:
         raise ApiError(415, "Send the body as JSON (Content-Type: application/json).")
     raw = request.get_data(cache=True)
     try:
-        return json.loads(raw.decode("utf-8"))
+        body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ApiError(400, "The body is not valid JSON.") from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(
+            400, "The body holds a lone surrogate (\\ud800-\\udfff), which is not text: nothing was saved."
+        ) from None
+    return body
+
+
+def round_number(text: str) -> int:
+    """A round's number from a path: ASCII digits only ("²" and "١" are digits to Python's
+    ``isdigit``, but not round numbers), at most 6 of them."""
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 6):
+        raise ApiError(404, f"This game has no round {text!r}.")
+    return int(text)
 
 
 def expected_version(body: Any) -> int | None:
@@ -154,15 +174,14 @@ def post_action(game_id: str):
 @bp.post("/games/<game_id>/rounds/<number>/hands")
 def post_hands(game_id: str, number: str):
     body = json_body()
-    if not number.isdigit():
-        raise ApiError(404, f"This game has no round {number!r}.")
+    round_no = round_number(number)
     version = expected_version(body)
     if not isinstance(body, dict) or "hands" not in body or not isinstance(body["hands"], dict):
         raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.')
     unknown = sorted(set(body) - {"hands", "markers", "version"})
     if unknown:
         raise BadRequest(f"Unknown field {unknown[0]!r}.")
-    payload = {"round": int(number), "hands": body["hands"]}
+    payload = {"round": round_no, "hands": body["hands"]}
     if "markers" in body:  # mt.house.marker: a score pad names the marked trains
         payload["markers"] = body["markers"]
     game = get_store().change(game_id, "hands", payload, version, guard=check_pin)

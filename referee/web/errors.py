@@ -8,14 +8,15 @@ sentence and offers the way back, instead of the server's bare English page.
 
 from __future__ import annotations
 
+import sqlite3
 from urllib.parse import urlsplit
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from referee.store import GameNotFound
+from referee.store import GameNotFound, GameUnreadable
 
 
 def _sentence(error: HTTPException) -> tuple[str, str]:
@@ -74,12 +75,83 @@ def error_page(error: HTTPException):
     )
 
 
+SQLITE_READONLY, SQLITE_FULL = 8, 13
+
+
+def storage_trouble(error: sqlite3.Error) -> str | None:
+    """ "full" or "read-only" when the database could not be written for that reason."""
+    code = (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF
+    text = str(error).lower()
+    if code == SQLITE_FULL or "disk is full" in text:
+        return "full"
+    if code == SQLITE_READONLY or "readonly database" in text or "read-only" in text:
+        return "read-only"
+    return None
+
+
+def storage_answer(error: sqlite3.OperationalError):
+    """The disk is full, or the database cannot be written: say so, nothing was saved."""
+    from referee.web.api import refusal
+
+    trouble = storage_trouble(error)
+    if trouble is None:
+        if request.path.startswith("/api/"):
+            current_app.logger.exception("API error")
+            return refusal(500, "The referee hit an internal error; nothing was changed.")
+        raise error
+    if trouble == "full":
+        code, english = 507, "The disk is full: nothing was saved. Free some space and try again."
+        sentence = _("The disk is full: nothing was saved. Free some space and try again.")
+    else:
+        code = 503
+        english = "The database is read-only: nothing was saved. Ask whoever runs the referee."
+        sentence = _("The database is read-only: nothing was saved. Ask whoever runs the referee.")
+    if request.path.startswith("/api/"):
+        return refusal(code, english)
+    return (
+        render_template(
+            "error.html", title=_("Nothing was saved"), sentence=sentence, code=code, back=_back_url()
+        ),
+        code,
+    )
+
+
+def unreadable_answer(error: GameUnreadable):
+    """A game whose record cannot be replayed: a fault of the stored data, not of the
+    request, so a 500, said in a sentence, on this game only."""
+    from referee.web.api import refusal
+
+    current_app.logger.error("game %s cannot be loaded: %s", error.game_id, error.reason)
+    if request.path.startswith("/api/"):
+        return refusal(
+            500,
+            f"The game {error.game_id!r} cannot be read: its stored record is damaged. "
+            "Nothing was changed; the other games are not affected.",
+        )
+    return (
+        render_template(
+            "error.html",
+            title=_("This game cannot be read"),
+            sentence=_(
+                "The stored record of this game is damaged, so the referee cannot show it; "
+                "nothing was changed, and the other games are not affected."
+            ),
+            code=500,
+            back=None,
+        ),
+        500,
+    )
+
+
 def init_errors(app: Flask) -> None:
     from referee.web.api import http_refusal, no_game_refusal
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):
         return http_refusal(error) if request.path.startswith("/api/") else error_page(error)
+
+    app.register_error_handler(sqlite3.OperationalError, storage_answer)
+    app.register_error_handler(GameUnreadable, unreadable_answer)
 
     @app.errorhandler(GameNotFound)
     def _no_game(error: GameNotFound):

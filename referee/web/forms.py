@@ -156,6 +156,21 @@ def hands_form_class(count: int) -> type[Form]:
     return type("HandsForm", (Form,), fields)
 
 
+POINTS_DIGITS = 5  # more than any set's pips (a double-18 set holds 3,420)
+
+
+def form_version(text: str | None) -> int | None:
+    """The game's version a form was made from (its hidden field), or None when the form has
+    none. A value that is not a whole number in ASCII digits is a malformed form: it raises
+    ``ValueError`` rather than letting the change skip the "game changed meanwhile" check."""
+    raw = (text or "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        raise ValueError(f"not a version: {raw[:20]!r}")
+    return int(raw)
+
+
 def parse_hand(text: str | None, player: str) -> int | list[str]:
     """One player's entry as typed: points ("17"), tiles ("0-0 5-6"), or "out" (no tiles).
 
@@ -169,10 +184,19 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
     if raw.casefold() in OUT_WORDS:
         return []
     if raw.isdigit():
+        if not raw.isascii() or len(raw) > POINTS_DIGITS:
+            raise bad_request(
+                "{player}'s hand: {part!r} is not a number of points; type the points with the "
+                "digits 0-9 (at most {count} of them), or the tiles.",
+                field=player,
+                player=player,
+                part=raw if len(raw) <= 12 else raw[:12] + "…",
+                count=POINTS_DIGITS,
+            )
         return int(raw)
     parts = [part for part in re.split(r"[\s,;]+", raw) if part]
     for part in parts:
-        if not re.fullmatch(r"\d{1,2}\s*[-|:/]\s*\d{1,2}", part):
+        if not re.fullmatch(r"[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}", part):
             raise bad_request(
                 '{player}\'s hand: {part!r} is not a tile; write tiles like "5-6" '
                 "separated by spaces, or type the points.",

@@ -42,6 +42,7 @@ from referee.web.forms import (
     NewGameForm,
     RedealForm,
     field_name,
+    form_version,
     hand_text,
     hands_form_class,
     parse_hand,
@@ -167,7 +168,7 @@ def home():
                 {
                     **row,
                     "title": title_of(row["game"]),
-                    "progress": progress(match) if match else "",
+                    "progress": progress(match) if match else _("cannot be read: its record is damaged"),
                     "summary": summary(match) if match else "",
                 }
             )
@@ -560,7 +561,10 @@ def undo(game_id: str):
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    try:
+        version = form_version(form.version.data)
+    except ValueError:
+        abort(400)
     try:
         get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
     except PinRequired as error:
@@ -582,7 +586,10 @@ def leave(game_id: str):
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    try:
+        version = form_version(form.version.data)
+    except ValueError:
+        abort(400)
     player = request.form.get("player", "")
     try:
         get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
@@ -645,6 +652,10 @@ def suit_rows(highest: int) -> list[list[str]]:
     return [rows[low] for low in sorted(rows)]
 
 
+class _Malformed(Exception):
+    """A hands form whose hidden fields cannot be read: nothing is booked."""
+
+
 def round_or_404(match: Match, number: int) -> None:
     if not match.has_round(number):
         abort(404)
@@ -659,6 +670,7 @@ def hands(game_id: str, number: int):
     players = list(stored.match.players)
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
+    malformed = False
     mismatches: dict[str, Refusal] = {}
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
@@ -683,9 +695,15 @@ def hands(game_id: str, number: int):
                 [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
             )
     elif form.validate_on_submit():
-        version = int(form.version.data) if (form.version.data or "").isdigit() else None
         entries: dict[str, Any] = {}
         try:
+            version = form_version(form.version.data)
+        except ValueError:
+            version, malformed = None, True
+            refusal = Refusal(None, _("The form could not be read; please try again."))
+        try:
+            if malformed:
+                raise _Malformed
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
             }
@@ -697,6 +715,8 @@ def hands(game_id: str, number: int):
                     name for index, name in enumerate(players) if getattr(form, f"m{index}").data
                 ]
             stored = store.change(game_id, "hands", payload, version, guard=check_pin)
+        except _Malformed:
+            pass
         except UnknownRound:
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
@@ -730,7 +750,7 @@ def hands(game_id: str, number: int):
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         markers=[getattr(form, f"m{index}") for index in range(len(players))],
         **context,
-    ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
+    ), 400 if "csrf_token" in form.errors or malformed else 422 if refusal else 200
 
 
 # ----- scoresheet, rule book, redeal check ------------------------------------------------------

@@ -20,7 +20,7 @@ from referee.rules.base import BadRequest, Phrase, RuleViolation, phrase
 from referee.store import StoredGame
 from referee.tiles import Tile, TileError
 from referee.web import csrf, get_store
-from referee.web.api import ApiError, install_json_refusals, json_body, refusal
+from referee.web.api import ApiError, install_json_refusals, json_body, refusal, round_number
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).
@@ -57,9 +57,10 @@ def _allow_photos() -> None:
 
 
 def round_of(game: StoredGame, number: str) -> int:
-    if not number.isdigit() or not 1 <= int(number) <= game.match.number:
+    value = round_number(number)
+    if not 1 <= value <= game.match.number:
         raise ApiError(404, f"This game has no round {number!r}.")
-    return int(number)
+    return value
 
 
 def others_for(game: StoredGame, number: int, player: str | None) -> dict[str, list[Tile]]:

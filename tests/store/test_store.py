@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import time
@@ -9,16 +10,20 @@ import time
 import pytest
 
 import referee.store
-from referee.match import GameConfig
+from referee.match import GameConfig, Match
 from referee.rules.base import RuleViolation
 from referee.store import (
     SNAPSHOT_EVERY,
     SNAPSHOT_FORMAT,
+    SNAPSHOT_MAGIC,
     GameNotFound,
+    GameUnreadable,
     MatchCache,
     Store,
     StorePool,
     VersionConflict,
+    event_digest,
+    snapshot_bytes,
 )
 from referee.web import create_app
 
@@ -187,10 +192,88 @@ def test_a_deleted_game_is_forgotten(store):
     assert other(store, cache).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 1}
 
 
-def test_snapshot_is_the_pickled_match(store):
+def test_snapshot_is_the_pickled_match_with_what_it_belongs_to(store):
     game = store.create(pad_config())
     row = next(store.db.query("select snapshot from games where id = ?", [game.id]))
-    assert pickle.loads(row["snapshot"]).state() == game.match.state()
+    blob = row["snapshot"]
+    assert blob.startswith(SNAPSHOT_MAGIC)
+    header = json.loads(blob[len(SNAPSHOT_MAGIC) :].split(b"\n", 1)[0])
+    assert header["game"] == game.id and header["version"] == 1 and len(header["sha256"]) == 64
+    body = blob[len(SNAPSHOT_MAGIC) :].split(b"\n", 1)[1]
+    assert pickle.loads(body).state() == game.match.state()
+
+
+def finished_pair(store):
+    """Two games whose snapshots are at the same version but hold different scores."""
+    first, second = store.create(pad_config()), store.create(pad_config())
+    for number in range(1, 11):
+        store.change(first.id, "hands", {"round": number, "hands": {"Ana": 0, "Ben": 3}})
+        store.change(second.id, "hands", {"round": number, "hands": {"Ana": 5, "Ben": 0}})
+    return first, second
+
+
+def test_a_snapshot_copied_from_another_game_is_not_believed(store):
+    first, second = finished_pair(store)
+    store.db.execute(
+        "update games set snapshot = (select snapshot from games where id = ?) where id = ?",
+        [first.id, second.id],
+    )
+    assert other(store).load(second.id).match.standing.totals == {"Ana": 50, "Ben": 0}
+
+
+def test_a_snapshot_with_its_header_rewritten_is_caught_by_its_event_fingerprint(store):
+    first, second = finished_pair(store)
+    blob = next(store.db.query("select snapshot from games where id = ?", [first.id]))["snapshot"]
+    forged = blob.replace(first.id.encode(), second.id.encode(), 1)
+    store.db.execute("update games set snapshot = ? where id = ?", [forged, second.id])
+    assert other(store).load(second.id).match.standing.totals == {"Ana": 50, "Ben": 0}
+
+
+def test_a_snapshot_whose_pickle_was_changed_fails_its_checksum(store):
+    game = store.create(pad_config())
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 7}})
+    blob = next(store.db.query("select snapshot from games where id = ?", [game.id]))["snapshot"]
+    store.db.execute("update games set snapshot = ? where id = ?", [blob[:-3] + b"xyz", game.id])
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": 7}
+
+
+def test_a_snapshot_that_does_not_fit_the_later_events_is_rebuilt_from_the_log(store):
+    game = store.create(pad_config())
+    correct_round_one(store, game.id, SNAPSHOT_EVERY + 2)  # a snapshot at version 33
+    row = next(store.db.query("select snapshot_version from games where id = ?", [game.id]))
+    assert row["snapshot_version"] == SNAPSHOT_EVERY + 1
+    # A snapshot labelled as this game at its version, but of a match with other players:
+    # the events after it cannot apply to it.
+    stranger = Match(
+        GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Cy"], "set": 9, "mode": "scores"})
+    )
+    last = next(
+        store.db.query(
+            "select kind, payload, created from events where game_id = ? and version = ?",
+            [game.id, row["snapshot_version"]],
+        )
+    )
+    blob = snapshot_bytes(
+        stranger,
+        game.id,
+        row["snapshot_version"],
+        event_digest(last["kind"], json.loads(last["payload"]), last["created"]),
+    )
+    store.db.execute("update games set snapshot = ? where id = ?", [blob, game.id])
+    assert other(store).load(game.id).match.standing.totals == {"Ana": 0, "Ben": SNAPSHOT_EVERY + 1}
+
+
+def test_a_game_whose_log_cannot_be_replayed_is_unreadable_not_a_crash(store):
+    game = store.create(pad_config())
+    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 7}})
+    store.db.execute("update games set snapshot = null where id = ?", [game.id])
+    store.db.execute(
+        "update events set payload = ? where game_id = ? and version = 2",
+        ['{"round": 1, "hands": {"Zed": 0}}', game.id],
+    )
+    with pytest.raises(GameUnreadable) as caught:
+        other(store).load(game.id)
+    assert caught.value.game_id == game.id
 
 
 def test_unknown_games(store):

@@ -172,7 +172,9 @@ def event_stream(game_id: str) -> Response:
     if current is None:
         abort(404, description=_("There is no game %(game)r.", game=game_id))
     since_text = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
-    since = int(since_text) if since_text.isascii() and since_text.isdigit() else None
+    since = (
+        int(since_text) if since_text.isascii() and since_text.isdigit() and len(since_text) <= 12 else None
+    )
     limit = int(current_app.config.get("FOLLOW_STREAMS_MAX", STREAMS_MAX))
     counter = current_app.extensions.setdefault("companion_streams", {"open": 0})
 

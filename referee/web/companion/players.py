@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import abort, current_app, render_template
+from flask import abort, current_app, g, render_template
 from flask_babel import gettext as _
 
 from referee.rules import GAMES
 from referee.stats import GameSummary, leaderboard, player_key, player_stats, summarize
-from referee.store import GameNotFound
+from referee.store import GameNotFound, GameUnreadable
 from referee.web import get_store
 from referee.web.companion.common import bp
 from referee.web.i18n import game_title, game_titles
@@ -33,6 +33,10 @@ def summaries() -> list[GameSummary]:
         try:
             game = store.load(row["id"])
         except GameNotFound:  # deleted meanwhile
+            continue
+        except GameUnreadable as error:  # left out, with a note on the page
+            current_app.logger.error("game %s left out of the lists: %s", error.game_id, error.reason)
+            g.unreadable_games = [*getattr(g, "unreadable_games", []), error.game_id]
             continue
         summary = summarize(game.id, game.created, game.match)
         cache[row["id"]] = (game.version, summary)
