@@ -805,6 +805,7 @@ def bench_mixed(
             if change is None:
                 driver = GameDriver(rng, client.create_game())
                 change = driver.next_change()
+            assert change is not None
             kind, payload = change
             path, body = driver.request(kind, payload)
             started = time.perf_counter()

@@ -131,11 +131,12 @@ class TablePlayer:
             self.taps.other_taps += 1
             return True
         version = info["version"]
+        drawn = self.drawn.get(player)
         if self.first:
-            tile = self.first.get(player)
-            options = [tile] if tile else []
-        elif self.drawn.get(player):
-            options = [self.drawn[player]]  # a drawn tile that fits is the one played
+            opening = self.first.get(player)
+            options = [opening] if opening is not None else []
+        elif drawn:
+            options = [drawn]  # a drawn tile that fits is the one played
         else:
             options = list(self.hands[player])
         faces = []

@@ -262,6 +262,10 @@ class Match:
             return []
         return self.rules.leaders(self.standing)
 
+    def can_leave(self) -> bool:
+        """Whether a player may leave now, ending the game (kz.rating.left)."""
+        return self.rules.leaving and not self.finished
+
     def has_round(self, number: int) -> bool:
         """Whether ``number`` is a round of this game that hands can be shown or entered for:
         a booked round, or the current one while the game is not finished."""
@@ -338,7 +342,7 @@ class Match:
         self.engine = engine
 
     def _leave(self, player: str) -> None:
-        if self.config.game != "kozel":
+        if not self.rules.leaving:
             raise refuse(None, "Only Kozel has a 'leave' action (kz.rating.left).")
         if self.finished:
             raise refuse("kz.rating.left", "This game is already finished.")
@@ -350,11 +354,14 @@ class Match:
             raise UnknownRound(f"This game has no round {number} yet.")
         if self.left is not None:
             raise refuse("kz.rating.left", "{player} left: this game is finished.", player=self.left)
-        if not isinstance(body, Mapping) or set(body) != {"hands"} or not isinstance(body["hands"], Mapping):
+        if not isinstance(body, Mapping) or "hands" not in body or not isinstance(body["hands"], Mapping):
             raise bad_request("The body must be {shape}.", field="hands", shape=HANDS_SHAPE)
+        config = self.config
+        extra = {key: value for key, value in body.items() if key != "hands"}
+        facts = self.rules.entry_facts(extra, config.options, config.players, self.referee)
         if number == self.number and self.finished and self.current_record() is None:
             raise refuse(None, "This game is finished.")
-        record = self._record_from_hands(number, body["hands"])
+        record = self._record_from_hands(number, body["hands"], facts)
         if not self.referee:
             self.entry_undo.append(list(self.rounds))
         self.rounds = sorted(
@@ -387,7 +394,9 @@ class Match:
                 )
         return problems
 
-    def _record_from_hands(self, number: int, hands: Mapping[str, Any]) -> RoundRecord:
+    def _record_from_hands(
+        self, number: int, hands: Mapping[str, Any], entered: Mapping[str, Any] | None = None
+    ) -> RoundRecord:
         players, config = self.players, self.config
         named: dict[str, Any] = {}
         for name, value in hands.items():
@@ -469,8 +478,19 @@ class Match:
             )
         if end.reason == "domino" and end.player and entries[end.player] not in ([], 0):
             raise refuse(end_rule, "{player} went out, so their hand must be empty.", player=end.player)
+        # What the table showed for the house rules: the referee's own view of a live round,
+        # what was booked before for a correction, or what a score pad's entry names.
+        if entered:
+            facts: Mapping[str, Any] = dict(entered)
+        elif number == self.number and previous is None and self.engine is not None and self.referee:
+            facts = self.engine.round_facts()  # the round the referee is following
+        elif previous is not None:
+            facts = previous.facts
+        else:
+            facts = {}
+        points = self.rules.round_points(points, end, facts, config.options)
         double = self.rules.round_double(number, config.highest, config.options)
-        return RoundRecord(number, double, points, end, entries)
+        return RoundRecord(number, double, points, end, entries, facts)
 
     # ----- the checks of a hand's tiles (the hands entry and the photo reading share them) -----
 

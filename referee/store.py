@@ -44,7 +44,7 @@ migrations = Migrations("referee")
 
 @migrations()
 def m001_games_and_events(db: Database) -> None:
-    db["games"].create(
+    db.table("games").create(
         {
             "id": str,
             "game": str,
@@ -59,7 +59,7 @@ def m001_games_and_events(db: Database) -> None:
         },
         pk="id",
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "id": int,
             "game_id": str,
@@ -71,26 +71,26 @@ def m001_games_and_events(db: Database) -> None:
         pk="id",
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["events"].create_index(["game_id", "version"], unique=True)
+    db.table("events").create_index(["game_id", "version"], unique=True)
 
 
 @migrations()
 def m002_table_pin(db: Database) -> None:
-    db["games"].add_column("pin_hash", str)
+    db.table("games").add_column("pin_hash", str)
 
 
 @migrations()
 def m003_snapshot_version(db: Database) -> None:
     # Until now every change rewrote the snapshot, so each one is at its game's version.
-    db["games"].add_column("snapshot_version", int)
+    db.table("games").add_column("snapshot_version", int)
     db.execute("update games set snapshot_version = version")
 
 
 @migrations()
 def m004_pin_failures(db: Database) -> None:
     # Wrong table PINs, so the guessing limit holds across restarts and processes.
-    db["pin_failures"].create({"game_id": str, "at": float})
-    db["pin_failures"].create_index(["game_id", "at"])
+    db.table("pin_failures").create({"game_id": str, "at": float})
+    db.table("pin_failures").create_index(["game_id", "at"])
 
 
 def checkpoint(path: str) -> None:
@@ -124,31 +124,31 @@ def backup_to(path: str, target: str) -> None:
 def m005_changed_here(db: Database) -> None:
     # When the game was last changed by this server, by its own clock: the lists' order.
     # (``updated`` may come from an imported backup, whose clock is not ours.)
-    db["games"].add_column("changed", str)
+    db.table("games").add_column("changed", str)
     db.execute("update games set changed = min(coalesce(updated, created), ?)", [now()])
-    db["games"].create_index(["status", "changed"])
+    db.table("games").create_index(["status", "changed"])
 
 
 @migrations()
 def m006_trash(db: Database) -> None:
     # A deleted game waits in the trash (``trashed`` = when) for TRASH_DAYS, then is purged.
-    db["games"].add_column("trashed", str)
-    db["games"].create_index(["trashed"])
+    db.table("games").add_column("trashed", str)
+    db.table("games").create_index(["trashed"])
 
 
 @migrations()
 def m007_settings(db: Database) -> None:
     # The app's own settings (the owner PIN's hash).
-    db["settings"].create({"key": str, "value": str}, pk="key")
+    db.table("settings").create({"key": str, "value": str}, pk="key")
 
 
 @migrations()
 def m008_pin_failure_clients(db: Database) -> None:
     # Wrong PINs are counted per client (its address, and its browser session), so a guesser
     # elsewhere cannot lock the rightful players out of their own game.
-    db["pin_failures"].add_column("client", str)
-    db["pin_failures"].add_column("session", str)
-    db["pin_failures"].create_index(["game_id", "client", "at"])
+    db.table("pin_failures").add_column("client", str)
+    db.table("pin_failures").add_column("session", str)
+    db.table("pin_failures").create_index(["game_id", "client", "at"])
 
 
 TRASH_DAYS = 30
@@ -175,12 +175,12 @@ def _listed(r: dict[str, Any]) -> dict[str, Any]:
 def m010_sent_hands(db: Database) -> None:
     # Hands sent from the players' phones for the tablet to review: never booked by
     # themselves (the person at the tablet saves the round with the usual hands entry).
-    db["sent_hands"].create(
+    db.table("sent_hands").create(
         {"game_id": str, "round": int, "player": str, "tiles": str, "sent": float},
         pk=("game_id", "round", "player"),
     )
-    db["hand_sends"].create({"game_id": str, "at": float})  # every send, for the rate limit
-    db["hand_sends"].create_index(["game_id", "at"])
+    db.table("hand_sends").create({"game_id": str, "at": float})  # every send, for the rate limit
+    db.table("hand_sends").create_index(["game_id", "at"])
 
 
 class GameNotFound(LookupError):
@@ -229,7 +229,7 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
     if kind == "action":
         match.apply(Action.from_json(payload))
     elif kind == "hands":
-        match.enter_hands(payload["round"], {"hands": payload["hands"]})
+        match.enter_hands(payload["round"], {key: value for key, value in payload.items() if key != "round"})
     else:
         raise ValueError(f"unknown event kind {kind!r}")
 
@@ -481,9 +481,8 @@ class Store:
         if held is not None and held[0] == key:
             match = held[1]
         else:
-            match = self.cache.lend(game_id, key) if self.cache is not None else None
-            if match is None:
-                match = self._rebuild(game_id, row)
+            cached = self.cache.lend(game_id, key) if self.cache is not None else None
+            match = cached if cached is not None else self._rebuild(game_id, row)
             self._lent[game_id] = (key, match)
         return StoredGame(row["id"], row["created"], row["version"], match, row["pin_hash"])
 
@@ -497,7 +496,7 @@ class Store:
             and row["snapshot_version"]
         ):
             try:
-                match = pickle.loads(snapshot["snapshot"])
+                match: Match = pickle.loads(snapshot["snapshot"])
             except Exception:  # a damaged or outdated snapshot is only a cache: rebuild it
                 pass
             else:
@@ -571,7 +570,7 @@ class Store:
         game_id = game_id or secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
         stamp = created or now()
         with self.write():
-            self.db["games"].insert(
+            self.db.table("games").insert(
                 {
                     "id": game_id,
                     "game": config.game,
@@ -835,9 +834,10 @@ class Store:
 
     def sent_since(self, game_id: str, since: float) -> int:
         """How many hands were sent for ``game_id`` at ``since`` (epoch seconds) or later."""
-        return self.db.execute(
+        count: int = self.db.execute(
             "select count(*) from hand_sends where game_id = ? and at >= ?", [game_id, since]
         ).fetchone()[0]
+        return count
 
     def send_hand(self, game_id: str, number: int, player: str, tiles: list[str], at: float) -> None:
         """Keep ``player``'s hand for round ``number`` (a later one replaces it); the game

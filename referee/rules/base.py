@@ -265,10 +265,20 @@ class RoundEngine:
         self.setup = setup
 
     def apply(self, action: Action) -> None:
-        raise NotImplementedError
+        """Check ``action`` and, once accepted, perform it: the dispatch every game shares."""
+        self.perform(action, self.plan(action))
 
     def check(self, action: Action) -> None:
         """Raise what ``apply`` would raise, without changing anything."""
+        self.plan(action)
+
+    def plan(self, action: Action) -> Any:
+        """Validate ``action`` against the state (raise its refusal) and return what
+        ``perform`` needs to carry it out. Changes nothing."""
+        raise NotImplementedError
+
+    def perform(self, action: Action, plan: Any) -> None:
+        """Carry out an action ``plan`` accepted."""
         raise NotImplementedError
 
     def is_legal(self, action: Action) -> bool:
@@ -351,6 +361,11 @@ class RoundEngine:
         """Rules the referee cannot enforce but shows (``mt.last-tile`` …): id and text."""
         return []
 
+    def round_facts(self) -> dict[str, Any]:
+        """What the table shows that a house rule scores (markers, a double going out …),
+        kept with the booked round (``RoundRecord.facts``)."""
+        return {}
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
@@ -361,6 +376,7 @@ class RoundRecord:
     points: Mapping[str, int]
     end: RoundEnd
     hands: Mapping[str, Any] = field(default_factory=dict)
+    facts: Mapping[str, Any] = field(default_factory=dict)  # RoundEngine.round_facts / the entry
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -473,6 +489,7 @@ class GameRules:
     sets: ClassVar[tuple[int, ...]]
     Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
+    leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:
@@ -487,9 +504,32 @@ class GameRules:
         """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
 
     @classmethod
-    def house_rules_in_force(cls, options: Any) -> list[dict[str, str]]:
+    def entry_fact_names(cls, options: Any, referee: bool) -> tuple[str, ...]:
+        """The facts a hands entry of this game may name beside the hands (``markers``)."""
+        return ()
+
+    @classmethod
+    def entry_facts(
+        cls, extra: Mapping[str, Any], options: Any, players: tuple[str, ...], referee: bool
+    ) -> dict[str, Any]:
+        """Facts a hands entry names beside ``hands`` (a score pad's ``markers``); a game
+        without such a house rule in force takes none (400)."""
+        for key in extra:
+            raise bad_request("Unknown field {name!r} in the hands entry.", field=key, name=key)
+        return {}
+
+    @classmethod
+    def round_points(
+        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: Any
+    ) -> dict[str, int]:
+        """The round's points after the house rules that score the round as a whole (a
+        bonus for going out, penalties); the hands' own points are ``hand_points``."""
+        return dict(points)
+
+    @classmethod
+    def house_rules_in_force(cls, options: Any, highest: int) -> list[dict[str, str]]:
         """The house rules switched on: ``{"rule", "label", "value", "help"}`` each."""
-        return cls.declaration.in_force(options)
+        return cls.declaration.in_force(options, highest)
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: Any) -> None:

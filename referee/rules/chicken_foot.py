@@ -180,6 +180,7 @@ class ChickenFootRound(RoundEngine):
         self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
         # The tableau: laid tiles in order, each one's parent, children and outer value.
         self.laid: list[Tile] = []
+        self.laid_by: dict[Tile, str] = {}
         self.parent: dict[Tile, Tile | None] = {}
         self.children: dict[Tile, list[Tile]] = {}
         self.outer: dict[Tile, int] = {}
@@ -232,10 +233,28 @@ class ChickenFootRound(RoundEngine):
         return self.arm_count - len(self.children[self.spinner])
 
     def foot_is_dead(self, double: Tile) -> bool:
-        """`cf.foot.dead`: fewer tiles of its number are off the table than toes missing."""
-        number = double.low
-        off_table = (self.highest + 1) - self.laid_with_value[number]
-        return off_table < TOES_PER_FOOT - len(self.children[double])
+        """`cf.foot.dead`: every tile of its number is on the table, so no toe can come.
+
+        While any tile of its number is off the table (in a hand or the yard) the foot
+        keeps its claim, even when fewer remain than toes are missing."""
+        return self.laid_with_value[double.low] == self.highest + 1
+
+    def round_facts(self) -> dict[str, Any]:
+        """What the house rules score from the table (`cf.house.double-out`,
+        `cf.house.foot`): whether the player who went out laid a double last, and who laid
+        each foot that still lacks toes (and is not dead)."""
+        out_on_double = bool(
+            self.end is not None and self.end.reason == "domino" and self.laid and self.laid[-1].is_double
+        )
+        open_feet = [
+            self.laid_by[tile]
+            for tile in self.laid
+            if tile.is_double
+            and self.parent[tile] is not None
+            and self.free_places(tile) > 0
+            and not self.foot_is_dead(tile)
+        ]
+        return {"out_on_double": out_on_double, "open_feet": open_feet}
 
     def restricting_foot(self) -> Tile | None:
         """The foot every play must go to (`cf.double`), if any.
@@ -360,7 +379,7 @@ class ChickenFootRound(RoundEngine):
 
     # ------------------------------------------------------------------ actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "undo":
             raise refuse(None, "Undo is done by the game, not by the round.")
         if action.type == "leave":
@@ -389,8 +408,7 @@ class ChickenFootRound(RoundEngine):
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = action.player
         assert player is not None  # check refuses a player not on turn or named to start
         if action.type == "start":
@@ -429,7 +447,18 @@ class ChickenFootRound(RoundEngine):
                 spinner=str(self.spinner),
             )
         if action.type == "play":
-            if action.tile != self.spinner:
+            tile = action.tile
+            assert tile is not None  # Action.from_json: a play has a tile
+            if tile != self.spinner and self._lower_start_allowed():
+                if not (tile.is_double and tile.low < self.spinner.low):
+                    raise refuse(
+                        "cf.house.start",
+                        "The round starts with the {spinner}, or when no one holds it with the highest "
+                        "double someone holds: the {tile} is not a lower double.",
+                        spinner=str(self.spinner),
+                        tile=str(action.tile),
+                    )
+            elif action.tile != self.spinner:
                 raise refuse(
                     "cf.start",
                     "The round starts with the {spinner} in the centre, not the {tile}.",
@@ -462,6 +491,10 @@ class ChickenFootRound(RoundEngine):
             )
         else:
             raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
+
+    def _lower_start_allowed(self) -> bool:
+        """cf.house.start = next: a lower double may start the round (nobody holds its double)."""
+        return getattr(self.setup.options, "missing_start", "draw") == "next"
 
     def _check_turn(self, player: str | None) -> str:
         current = self.turn()
@@ -529,7 +562,7 @@ class ChickenFootRound(RoundEngine):
     def _full_refusal(self, on: Tile) -> RuleViolation:
         if on == self.spinner:
             return refuse(
-                "cf.match",
+                "cf.spinner",
                 "All {arms} arms of the spinner {on} are started: play on an arm's end.",
                 arms=self.arm_count,
                 on=str(on),
@@ -567,6 +600,7 @@ class ChickenFootRound(RoundEngine):
 
     def _lay(self, player: str, tile: Tile, on: Tile | None) -> None:
         if on is None:
+            self.spinner = tile  # the round's double, or a lower one (cf.house.start)
             self.outer[tile] = tile.low
             self.starter = player
         elif tile.is_double:
@@ -575,6 +609,7 @@ class ChickenFootRound(RoundEngine):
         else:
             self.outer[tile] = tile.other(self.outer[on])
         self.laid.append(tile)
+        self.laid_by[tile] = player
         self.parent[tile] = on
         self.children[tile] = []
         if on is not None:
@@ -598,8 +633,8 @@ class ChickenFootRound(RoundEngine):
 def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
     """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
     ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
-    nowhere. The table page lights these places."""
-    return [place for place in engine.targets() if engine.is_legal(Action("play", player, tile, on=place))]
+    nowhere (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, tile))
 
 
 class ChickenFoot(GameRules):
@@ -642,11 +677,13 @@ class ChickenFoot(GameRules):
 
     @classmethod
     def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
-        return highest + 1
+        first = highest if options.first_double is None else options.first_double  # cf.house.rounds
+        return int(first - options.last_double + 1)
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: ChickenFootOptions) -> Tile:
-        value = highest - (number - 1)
+        first = highest if options.first_double is None else options.first_double  # cf.house.rounds
+        value = first - (number - 1)
         return Tile(value, value)
 
     @classmethod
@@ -672,6 +709,20 @@ class ChickenFoot(GameRules):
     @classmethod
     def hand_points(cls, tiles: Iterable[Tile], options: ChickenFootOptions) -> int:
         return face_points(tiles, options.double_blank)
+
+    @classmethod
+    def round_points(
+        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: ChickenFootOptions
+    ) -> dict[str, int]:
+        result = dict(points)
+        out_penalty = getattr(options, "double_out_penalty", 0)  # cf.house.double-out
+        if out_penalty and end.reason == "domino" and end.player in result and facts.get("out_on_double"):
+            result[end.player] = out_penalty
+        foot_penalty = getattr(options, "open_foot_penalty", 0)  # cf.house.foot
+        if foot_penalty:
+            for name in facts.get("open_feet", ()):
+                result[name] += foot_penalty
+        return result
 
     @classmethod
     def standing(

@@ -289,16 +289,12 @@ class KozelRound(RoundEngine):
         }
 
     # ----- actions -------------------------------------------------------------------------
-    def check(self, action: Action) -> None:
-        self._plan(action)
-
-    def apply(self, action: Action) -> None:
-        plan = self._plan(action)
+    def perform(self, action: Action, plan: Plan) -> None:
         player = action.player
-        assert player is not None  # _plan refuses an action without a player
+        assert player is not None  # plan refuses an action without a player
         if plan.kind in ("play", "lead"):
             tile = action.tile
-            assert tile is not None  # _plan refuses a play without a tile
+            assert tile is not None  # plan refuses a play without a tile
             self.placed.add(tile)
             self.hands[player] -= 1
             if plan.kind == "lead":
@@ -338,7 +334,7 @@ class KozelRound(RoundEngine):
             return False
         return self.placed.issuperset(_NON_DOUBLES_WITH[first])
 
-    def _plan(self, action: Action) -> Plan:
+    def plan(self, action: Action) -> Plan:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         kind = action.type
         if kind == "undo":
@@ -425,7 +421,7 @@ class KozelRound(RoundEngine):
 
     def _plan_lead(self, action: Action, index: int) -> Plan:
         player, tile = action.player, action.tile
-        assert player is not None  # _plan checked it is a player of the round
+        assert player is not None  # plan checked it is a player of the round
         if action.type in ("draw", "pass"):
             if action.type == "draw":
                 raise refuse(
@@ -576,6 +572,7 @@ class Kozel(GameRules):
     default_set = DECLARATION.default_set
     sets = DECLARATION.sets
     Options = KozelOptions
+    leaving = True  # kz.rating.left
     Round = KozelRound
 
     @classmethod
@@ -631,7 +628,7 @@ class Kozel(GameRules):
     def hand_points(cls, tiles: Iterable[Tile], options: KozelOptions) -> int:
         tiles = list(tiles)
         if tiles == [Tile(0, 0)]:
-            return options.zero_zero  # kz.score.zero
+            return int(options.zero_zero)  # kz.score.zero
         return sum(tile.pips for tile in tiles)
 
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -271,6 +272,9 @@ class MexicanTrainRound(RoundEngine):
         self._engine = setup.double if setup.double is not None else Tile(highest, highest)
         self._build = _option(setup, "first_turn", "single") == "build"
         self._newest_first = _option(setup, "doubles_order", "oldest") == "newest"
+        self._own_first = bool(getattr(setup.options, "own_train_first", False))  # mt.house.own-first
+        self._no_double_out = _option(setup, "double_out", "allowed") == "refused"  # mt.house.double-out
+        self._draw_until = _option(setup, "draw", "one") == "until"  # mt.house.draw
         self._trains: dict[str, Train] = {name: Train(name, [], self._engine.high) for name in self._players}
         self._trains[MEXICAN] = Train(None, [], self._engine.high)
         self._hands = {name: setup.hand_size for name in self._players}
@@ -352,6 +356,11 @@ class MexicanTrainRound(RoundEngine):
             "open_doubles": [str(double.tile) for double in self.open_doubles()],
         }
 
+    def round_facts(self) -> dict[str, Any]:
+        """What the house rules score from the table: whose own train carries a marker
+        (`mt.house.marker`)."""
+        return {"markers": [name for name in self._players if self._trains[name].marker]}
+
     def reminders(self) -> list[dict[str, str]]:
         notes = [
             {
@@ -390,7 +399,7 @@ class MexicanTrainRound(RoundEngine):
 
     # ----------------------------------------------------------------- actions
 
-    def check(self, action: Action) -> None:
+    def plan(self, action: Action) -> None:
         if action.type == "start":
             self._check_start(action)
             return
@@ -409,8 +418,7 @@ class MexicanTrainRound(RoundEngine):
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
-    def apply(self, action: Action) -> None:
-        self.check(action)
+    def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
         if action.type == "start":
             self._turn_index = self._players.index(player)
@@ -503,6 +511,19 @@ class MexicanTrainRound(RoundEngine):
                 )
         else:
             self._check_doubles(player, key)
+            if (
+                self._own_first
+                and key != player
+                and not self._trains[player].tiles
+                and self._requirement() is None
+            ):
+                raise refuse(
+                    "mt.house.own-first",
+                    "{player}'s own train has no tile yet: with this house rule {player} plays on it "
+                    "first, not on {train}.",
+                    player=player,
+                    train=self._train_label(key),
+                )
             if self._requirement() is None and not self._available(player, key):
                 raise refuse(
                     "mt.train.available",
@@ -511,6 +532,14 @@ class MexicanTrainRound(RoundEngine):
                     train=self._train_label(key, capital=True),
                     player=player,
                 )
+        if self._no_double_out and tile.is_double and self._hands[player] == 1:
+            raise refuse(
+                "mt.house.double-out",
+                "{player} cannot go out on a double with this house rule: draw or pass instead of "
+                "playing the {tile}.",
+                player=player,
+                tile=str(tile),
+            )
         if not tile.has(train.open_end):
             raise refuse(
                 "mt.match",
@@ -578,7 +607,7 @@ class MexicanTrainRound(RoundEngine):
                 "{player} has laid tiles in this first turn: no draw now, end the turn instead.",
                 player=player,
             )
-        if self._drawn:
+        if self._drawn and not self._draw_until:
             if self._turn_doubles:
                 raise refuse(
                     "mt.draw",
@@ -600,6 +629,13 @@ class MexicanTrainRound(RoundEngine):
             raise refuse(
                 "mt.first-turn",
                 "{player} has laid tiles in this first turn: end the turn instead of passing.",
+                player=player,
+            )
+        if self._draw_until and self._boneyard > 0:
+            raise refuse(
+                "mt.house.draw",
+                "{player} draws until a tile fits with this house rule: a pass is allowed only "
+                "when the boneyard is empty.",
                 player=player,
             )
         if not self._drawn and self._boneyard > 0:
@@ -718,9 +754,8 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
 
 
 def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (for lighting them on the table)."""
-    tile = Tile.parse(tile)
-    return [key for key in engine.targets() if engine.is_legal(Action("play", player, tile, key))]
+    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
+    return list(engine.places_for(player, Tile.parse(tile)))
 
 
 class MexicanTrain(GameRules):
@@ -794,7 +829,7 @@ class MexicanTrain(GameRules):
     @classmethod
     def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
         first = highest if options.first_double is None else options.first_double
-        return first - options.last_double + 1
+        return int(first - options.last_double + 1)
 
     @classmethod
     def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:
@@ -824,7 +859,72 @@ class MexicanTrain(GameRules):
 
     @classmethod
     def hand_points(cls, tiles: Iterable[Tile], options: MexicanTrainOptions) -> int:
-        return face_points(tiles, options.double_blank)
+        blank = getattr(options, "blank_half", 0)  # mt.house.blank-half
+        twice = getattr(options, "doubles_in_hand", "single") == "double"  # mt.house.doubles
+        if not blank and not twice:
+            return face_points(tiles, options.double_blank)
+        total = 0
+        for tile in tiles:
+            if tile == Tile(0, 0):
+                total += 2 * blank if blank else options.double_blank
+                continue
+            value = sum(blank if half == 0 and blank else half for half in (tile.low, tile.high))
+            total += 2 * value if twice and tile.is_double else value
+        return total
+
+    @classmethod
+    def entry_fact_names(cls, options: MexicanTrainOptions, referee: bool) -> tuple[str, ...]:
+        """A score pad with a marker penalty names the marked trains (referee mode sees them)."""
+        return ("markers",) if getattr(options, "marker_penalty", 0) and not referee else ()
+
+    @classmethod
+    def entry_facts(
+        cls, extra: Mapping[str, Any], options: MexicanTrainOptions, players: tuple[str, ...], referee: bool
+    ) -> dict[str, Any]:
+        """A score pad names the players whose trains carried a marker (`mt.house.marker`)."""
+        unknown = sorted(set(extra) - {"markers"})
+        if unknown:
+            raise bad_request("Unknown field {name!r} in the hands entry.", field=unknown[0], name=unknown[0])
+        if "markers" not in extra:
+            return {}
+        if not getattr(options, "marker_penalty", 0):
+            raise bad_request(
+                "'markers' is read only with a marker penalty (mt.house.marker), which this game does not play.",
+                field="markers",
+            )
+        if referee:
+            raise refuse(
+                "mt.house.marker",
+                "In referee mode the markers are read from the table: leave 'markers' out of the entry.",
+            )
+        markers = extra["markers"]
+        if not isinstance(markers, list) or not all(isinstance(name, str) for name in markers):
+            raise bad_request("'markers' must be a list of player names.", field="markers")
+        named: list[str] = []
+        for name in markers:
+            cleaned = unicodedata.normalize("NFC", name).strip()
+            if cleaned not in players:
+                raise bad_request(
+                    "'markers' names {name!r}, who is not playing in this game.", field="markers", name=name
+                )
+            if cleaned in named:
+                raise bad_request("'markers' names {name!r} twice.", field="markers", name=cleaned)
+            named.append(cleaned)
+        return {"markers": named}
+
+    @classmethod
+    def round_points(
+        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: MexicanTrainOptions
+    ) -> dict[str, int]:
+        result = dict(points)
+        bonus = getattr(options, "out_bonus", 0)  # mt.house.out-bonus
+        if bonus and end.reason in ("domino", "table") and end.player in result:
+            result[end.player] -= bonus
+        penalty = getattr(options, "marker_penalty", 0)  # mt.house.marker
+        if penalty:
+            for name in facts.get("markers", ()):
+                result[name] += penalty
+        return result
 
     @classmethod
     def standing(

@@ -163,7 +163,7 @@ class GameOptions(Mapping[str, Any]):
         return len(self._values)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and dict(self._values) == dict(other._values)  # type: ignore[attr-defined]
+        return type(other) is type(self) and dict(self._values) == dict(other._values)
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, tuple(sorted(self._values.items(), key=lambda item: item[0]))))
@@ -239,12 +239,13 @@ class GameDeclaration:
             raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
         return {option.name: option.parse(raw, highest) for option in self.options}
 
-    def in_force(self, options: Mapping[str, Any]) -> list[dict[str, str]]:
+    def in_force(self, options: Mapping[str, Any], highest: int) -> list[dict[str, str]]:
         """The house rules switched on (not at their default): rule id and one line each."""
         lines = []
         for option in self.house_rules:
-            value = options.get(option.name, option.default)
-            if value == option.default:
+            default = option.resolved_default(highest)
+            value = options.get(option.name, default)
+            if value == default or value is None:
                 continue
             shown = "" if option.kind == FLAG else option.label_of(value)
             lines.append({"rule": option.rule, "label": option.label, "value": shown, "help": option.help})

@@ -53,8 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the default provider has it
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
     csrf.init_app(app)
     compress.init_app(app)

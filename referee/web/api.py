@@ -48,7 +48,7 @@ HTTP_MESSAGES = {
 def http_refusal(error: HTTPException) -> tuple[Response, int]:
     """An HTTP error the API's way, keeping its headers (a 405 says which methods are allowed)."""
     response, status = refusal(
-        error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name)
+        error.code or 500, HTTP_MESSAGES.get(error.code or 500, error.description or error.name)
     )
     for name, value in error.get_headers():
         if name.lower() != "content-type":
@@ -159,10 +159,12 @@ def post_hands(game_id: str, number: str):
     version = expected_version(body)
     if not isinstance(body, dict) or "hands" not in body or not isinstance(body["hands"], dict):
         raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.')
-    unknown = sorted(set(body) - {"hands", "version"})
+    unknown = sorted(set(body) - {"hands", "markers", "version"})
     if unknown:
         raise BadRequest(f"Unknown field {unknown[0]!r}.")
     payload = {"round": int(number), "hands": body["hands"]}
+    if "markers" in body:  # mt.house.marker: a score pad names the marked trains
+        payload["markers"] = body["markers"]
     game = get_store().change(game_id, "hands", payload, version, guard=check_pin)
     return answer(game)
 

@@ -293,9 +293,9 @@ def canonical_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The payload as a live request would have logged it."""
     if kind == "action":
         return Action.from_json(payload).to_json()
-    if set(payload) != {"round", "hands"}:
+    if not {"round", "hands"} <= set(payload) <= {"round", "hands", "markers"}:
         raise BadRequest('A hands event is {"round": n, "hands": {…}}.')
-    return {"round": payload["round"], "hands": payload["hands"]}
+    return {key: payload[key] for key in ("round", "hands", "markers") if key in payload}
 
 
 def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:

@@ -149,6 +149,8 @@ def hands_form_class(count: int) -> type[Form]:
     fields: dict[str, Any] = {
         f"p{index}": StringField(f"p{index}", validators=[Optional()]) for index in range(count)
     }
+    # mt.house.marker in a score pad: whose own train carried a marker when the round ended
+    fields.update({f"m{index}": BooleanField(f"m{index}") for index in range(count)})
     fields["version"] = HiddenField()
     fields["save"] = SubmitField("Save the round")
     return type("HandsForm", (Form,), fields)

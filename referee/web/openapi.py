@@ -549,6 +549,12 @@ def openapi_document() -> dict[str, Any]:
                                 "oneOf": [{"type": "array", "items": TILE}, {"type": "integer", "minimum": 0}]
                             },
                         },
+                        "markers": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "description": "Score pad with a marker penalty (mt.house.marker): the players "
+                            "whose trains carried a marker when the round ended.",
+                        },
                         "version": {"type": "integer"},
                     },
                 },

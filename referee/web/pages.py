@@ -537,7 +537,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
             }
             for index, team in enumerate(book.teams if book else ())
         ],
-        "can_leave": config.game == "kozel" and not match.finished,
+        "can_leave": match.can_leave(),
         "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
         "can_enter": can_enter_current(match),
         "round_status": match.round_status(),
@@ -565,7 +565,7 @@ def undo(game_id: str):
         get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
@@ -588,7 +588,7 @@ def leave(game_id: str):
         get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock, code=303)
+        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
     except (RuleViolation, BadRequest) as error:
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
@@ -609,16 +609,14 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
     config = match.config
     record = next((r for r in match.rounds if r.number == number), None)
     live = number == match.number and record is None
-    if live and match.referee and match.engine is not None:
-        on_table, sizes = match.engine.tiles_on_table(), match.engine.hand_sizes()
-    else:
-        on_table, sizes = match.tables.get(number, (frozenset(), {}))
+    on_table, sizes = match.table_of(number)
     rules = match.rules
     note = rules.zero_note(config.options)
     zero_rule, zero_line = (note[0], str(tr(note[1]))) if note else (None, "")
     values = {str(tile): value for tile, value in rules.tile_values(config.highest, config.options).items()}
     double = rules.round_double(number, config.highest, config.options)
     return {
+        "takes_markers": "markers" in rules.entry_fact_names(config.options, match.referee),
         "game": stored,
         "match": match,
         "config": config,
@@ -668,6 +666,7 @@ def hands(game_id: str, number: int):
         if record is not None:
             for index, name in enumerate(players):
                 getattr(form, f"p{index}").data = hand_text(record.hands.get(name, record.points.get(name)))
+                getattr(form, f"m{index}").data = name in record.facts.get("markers", ())
         else:
             # The player the referee saw go out is entered as out already.
             outcome = (
@@ -690,9 +689,14 @@ def hands(game_id: str, number: int):
             entries = {
                 name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
             }
-            stored = store.change(
-                game_id, "hands", {"round": number, "hands": entries}, version, guard=check_pin
-            )
+            payload: dict[str, Any] = {"round": number, "hands": entries}
+            if "markers" in stored.match.rules.entry_fact_names(
+                stored.match.config.options, stored.match.referee
+            ):
+                payload["markers"] = [
+                    name for index, name in enumerate(players) if getattr(form, f"m{index}").data
+                ]
+            stored = store.change(game_id, "hands", payload, version, guard=check_pin)
         except UnknownRound:
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
@@ -724,6 +728,7 @@ def hands(game_id: str, number: int):
         refusal=refusal,
         mismatches=mismatches,
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
+        markers=[getattr(form, f"m{index}") for index in range(len(players))],
         **context,
     ), 400 if "csrf_token" in form.errors else 422 if refusal else 200
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -281,20 +281,21 @@ def render_table(
         selected = None
 
     # Where the selected tile may go (lit places), and the "can I play this?" answer.
-    targets = engine.targets() if playing else []
+    targets = engine.targets() if engine is not None and playing else []
     # Every legal play of the player (the core's query), as the places of each tile.
     places_by_tile: dict[Tile, list[str]] = {}
-    if playing and actor:
+    if engine is not None and playing and actor:
         for play in engine.legal_plays(actor):
             place = play.train if config.game == "mexican-train" else play.on
-            places_by_tile.setdefault(play.tile, []).append(place_key(place))
+            if play.tile is not None:
+                places_by_tile.setdefault(play.tile, []).append(place_key(place))
 
     def refusal_of(error: RuleViolation | BadRequest) -> Refusal:
         return Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game)
 
     lit: set[str] = set()
     nowhere: list[Refusal] = []
-    if playing and selected is not None and actor:
+    if engine is not None and playing and selected is not None and actor:
         lit = {place_key(p) for p in engine.places_for(actor, selected)}
         if not lit:
             # "Fits nowhere": the engine's reason at each place, one per rule.
@@ -308,7 +309,7 @@ def render_table(
                         seen.add(reason.rule)
                         nowhere.append(reason)
     answer = None
-    if playing and selected is not None and actor and ask_key:
+    if engine is not None and playing and selected is not None and actor and ask_key:
         place = _place_from_key(config.game, ask_key, engine)
         try:
             engine.check(engine.play_at(actor, selected, place))
@@ -343,7 +344,7 @@ def render_table(
     def verdict(kind: str, player: str | None = None) -> dict[str, Any]:
         """Whether the referee accepts ``kind`` now, and if not the engine's reason."""
         who_acts = player or actor
-        if not playing or not who_acts:
+        if engine is None or not playing or not who_acts:
             return {"ok": False, "reason": None}
         try:
             engine.check(Action(kind, who_acts))
@@ -352,7 +353,8 @@ def render_table(
         return {"ok": True, "reason": None}
 
     def legal(kind: str, player: str | None = None) -> bool:
-        return playing and bool(player or actor) and engine.is_legal(Action(kind, player or actor))
+        who_acts = player or actor
+        return engine is not None and playing and bool(who_acts) and engine.is_legal(Action(kind, who_acts))
 
     draw, pass_ = verdict("draw"), verdict("pass")
     end_turn = verdict("end")
@@ -389,9 +391,7 @@ def render_table(
         lit=lit,
         nowhere=nowhere,
         started=bool(on_table) or selected is not None or config.game == "mexican-train",
-        undoable=[logged]
-        if logged
-        else [m for c, m in get_flashed_messages(with_categories=True) if c == "undoable"],
+        undoable=[logged] if logged else [m for c, m in _flashed() if c == "undoable"],
         flash_text=flash_text,
         answer=answer,
         ask_key=ask_key,
@@ -512,3 +512,8 @@ def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
         "foot": rnd.get("foot"),
         "open_on": open_on,
     }
+
+
+def _flashed() -> list[tuple[str, str]]:
+    """The flashed messages with their categories (Flask types both shapes as one)."""
+    return cast(list[tuple[str, str]], get_flashed_messages(with_categories=True))

@@ -59,7 +59,7 @@ def pip_positions(value: int) -> tuple[tuple[float, float], ...]:
     if value in _CLASSIC:
         return tuple((0.2 + 0.3 * x, 0.2 + 0.3 * y) for x, y in _CLASSIC[value])
     rows = (value + 2) // 3  # 10–12: 4 rows, 13–15: 5, 16–18: 6
-    cells = [(x, y) for y in range(rows) for x in range(3)]
+    cells: list[tuple[float, float]] = [(x, y) for y in range(rows) for x in range(3)]
     if value % 3 == 1:
         cells.remove((1, rows - 1))
         cells.remove((1, 0))

@@ -29,6 +29,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import PasswordField
@@ -162,7 +163,7 @@ def owner():
 
 @bp.delete("/api/games/<game_id>")
 @csrf.exempt  # like the rest of the API: a cross-site form cannot send DELETE
-def api_delete(game_id: str) -> Response:
+def api_delete(game_id: str) -> Response | tuple[Response, int]:
     try:
         get_store().trash(game_id, guard=check_pin)
     except GameNotFound:
@@ -254,7 +255,7 @@ def trash():
     )
 
 
-def owner_only() -> Response | None:
+def owner_only() -> ResponseReturnValue | None:
     """A trash action without the owner PIN: back to the owner page, changing nothing."""
     form = DeleteForm()
     if not form.validate_on_submit():

@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.match import GameConfig, Match
+from referee.rules import GAMES as RULES
 from referee.rules.base import Action, BadRequest, RuleViolation
+from referee.rules.options import Option
 from referee.tiles import full_set
 
 GAMES = [
@@ -94,6 +96,41 @@ def check_conservation(match: Match, table: Table) -> None:
 @settings(max_examples=30)
 @given(st.sampled_from(GAMES), st.randoms(use_true_random=False), st.floats(0, 0.25))
 def test_random_rounds_keep_the_referees_invariants(body, rng, undo_rate):
+    play_a_checked_round(body, rng, undo_rate)
+
+
+def option_values(option: Option, highest: int) -> st.SearchStrategy:
+    """Any value a declared option allows."""
+    if option.kind == "flag":
+        return st.booleans()
+    if option.kind == "choice":
+        return st.sampled_from(option.values)
+    return st.integers(option.low or 0, option.upper(highest) or 50)
+
+
+@st.composite
+def bodies_with_house_rules(draw) -> dict:
+    """A Mexican Train or Chicken Foot table with every house rule drawn at random."""
+    body = dict(draw(st.sampled_from([g for g in GAMES if g["game"] != "kozel"])))
+    rules = RULES[body["game"]]
+    options = dict(body.get("options", {}))
+    for option in rules.declaration.house_rules:
+        if option.name in ("first_double", "last_double"):
+            continue  # the schedule of rounds: round 1 is played here
+        if draw(st.booleans()):
+            options[option.name] = draw(option_values(option, body["set"]))
+    body["options"] = options
+    return body
+
+
+@settings(max_examples=30)
+@given(bodies_with_house_rules(), st.randoms(use_true_random=False), st.floats(0, 0.25))
+def test_random_rounds_with_house_rules_keep_the_referees_invariants(body, rng, undo_rate):
+    play_a_checked_round(body, rng, undo_rate)
+
+
+def play_a_checked_round(body: dict, rng: random.Random, undo_rate: float) -> None:
+    """Play round 1 with bots, checking the invariants at every step, then score it."""
     match = Match(GameConfig.from_json(body))
     table = Table(match, rng)
     history: list[tuple[dict, tuple, Action]] = []
@@ -137,8 +174,26 @@ def test_random_rounds_keep_the_referees_invariants(body, rng, undo_rate):
     hands = {name: [str(t) for t in hand] for name, hand in table.hands.items()}
     if end.reason == "domino":
         assert hands[end.player] == []
+    facts = match.engine.round_facts()
+    last_round = match.state()["round"]
     match.enter_hands(1, {"hands": hands})
     record = match.rounds[0]
+    options = match.config.options
     for name, hand in table.hands.items():
-        assert record.points[name] == match.rules.hand_points(hand, match.config.options)
+        expected = match.rules.hand_points(hand, options)
+        if end.reason == "domino" and end.player == name:
+            expected = 0
+            if match.config.game == "mexican-train":
+                expected -= options.out_bonus  # mt.house.out-bonus
+            elif (
+                match.config.game == "chicken-foot"
+                and options.double_out_penalty
+                and history[-1][2].tile.is_double
+            ):
+                expected = options.double_out_penalty  # cf.house.double-out
+        if match.config.game == "mexican-train" and last_round["trains"][name]["marker"]:
+            expected += options.marker_penalty  # mt.house.marker
+        if match.config.game == "chicken-foot":
+            expected += options.open_foot_penalty * facts["open_feet"].count(name)  # cf.house.foot
+        assert record.points[name] == expected
     assert match.number == 2 or match.finished

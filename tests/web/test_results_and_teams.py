@@ -47,7 +47,7 @@ def test_tied_players_share_a_place(client, api):
 
 def test_the_new_game_form_plays_kozel_in_teams(client, api):
     form = text(client.get("/games/new?game=kozel"))
-    assert 'name="kz_teams"' in form and 'data-needs-players="4"' in form
+    assert 'name="kz_teams"' in form and 'data-option="kz_teams"' in form
     response = new_game(client, FOUR, game="kozel", set="", kz_teams="yes")
     assert response.status_code == 303
     state = api.state(response.headers["Location"].rsplit("/", 1)[1])
@@ -100,3 +100,24 @@ def test_leaving_names_a_player_of_the_game(client, api):
     assert "There is no player called" in text(client.get(f"/games/{game['id']}"))
     not_kozel = api.create(game="mexican-train", mode="scores", players=["Ana", "Ben"])
     assert "/leave" not in text(client.get(f"/games/{not_kozel['id']}"))
+
+
+def test_stats_count_a_team_game_for_both_partners():
+    from referee.match import GameConfig, Match
+    from referee.stats import leaderboard, player_stats, summarize
+
+    match = Match(
+        GameConfig.from_json(
+            {"game": "kozel", "mode": "scores", "players": FOUR, "options": {"teams": True, "lose_at": 20}}
+        )
+    )
+    match.enter_hands(1, {"hands": {"Ana": 0, "Ben": 9, "Caro": 20, "Dan": 14}})  # Ben and Dan: 23
+    summary = summarize("g1", "2026-01-01", match)
+    assert summary.winners == ("Ana", "Caro") and set(summary.goats) == {"Ben", "Dan"}
+    stats = player_stats([summary])
+    assert stats["ana"].wins == stats["caro"].wins == 1
+    assert stats["ben"].goat == stats["dan"].goat == 1 and stats["ben"].wins == 0
+    assert stats["ana"].rating_points == stats["caro"].rating_points > 0
+    assert stats["ana"].head_to_head["caro"].level == 1  # partners share their place
+    assert stats["ana"].head_to_head["ben"].ahead == 1
+    assert [row.key for row in leaderboard([summary], "kozel")][:2] == ["ana", "caro"]

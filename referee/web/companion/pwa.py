@@ -17,7 +17,7 @@ PRECACHE_SUFFIXES = (".css", ".js", ".svg", ".webmanifest")
 
 
 def precache_files() -> list[Path]:
-    static = Path(current_app.static_folder)
+    static = Path(current_app.static_folder or "static")
     return sorted(
         p for p in static.iterdir() if p.is_file() and p.suffix in PRECACHE_SUFFIXES and p.name != "sw.js"
     )
@@ -27,7 +27,7 @@ def precache_files() -> list[Path]:
 def service_worker():
     """The service worker, from the root so that its scope is the whole app. Its cache name
     is a hash of the static files, so any change to them installs a fresh copy."""
-    static = Path(current_app.static_folder)
+    static = Path(current_app.static_folder or "static")
     files = precache_files()
     digest = hashlib.sha256()
     for path in files:

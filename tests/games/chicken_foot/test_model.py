@@ -31,9 +31,9 @@ Readings where RULES.md / API.md leave room (the model follows them; the app agr
   "cannot know yet".
 - A ``start`` may be given before the spinner, also after draws, and given again; the named
   player may then not draw (cf.start: they hold the double) and no one else may act (turn).
-- cf.foot.dead: a foot is finished as soon as fewer tiles of its number are off the table than
-  toes it still lacks; the finished foot's double, if it has room, stays among ``open_ends``
-  like any end that no tile can reach any more.
+- cf.foot.dead: a foot keeps its claim while any tile of its number is off the table, and is
+  finished once every tile of its number is on the table; the finished foot's double, if it
+  has room, stays among ``open_ends`` like any end that no tile can reach any more.
 - ``open_ends`` has one entry per tile with room (the spinner once, while arms are missing);
   its order is not part of the contract. Once a round is over, ``open_ends`` is ``[]`` and
   ``foot`` null.
@@ -126,10 +126,10 @@ class RoundModel:
         return next((p for p in self.players if self.double in self.hands[p]), None)
 
     def foot_dead(self, double) -> bool:
-        """cf.foot.dead: too few tiles of its number are off the table for the toes it lacks."""
+        """cf.foot.dead: every tile of its number is on the table."""
         v = double[0]
         off_table = sum(1 for x in range(self.highest + 1) if x != v and tile(v, x) not in self.table)
-        return off_table < self.table[double][1]
+        return off_table == 0
 
     def waiting_foot(self):
         f = self.foot
