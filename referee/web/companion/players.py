@@ -9,7 +9,7 @@ from flask import abort, current_app, render_template
 from flask_babel import gettext as _
 
 from referee.rules import GAMES
-from referee.stats import GameSummary, leaderboard, player_key, player_stats, summarize
+from referee.stats import GameSummary, PlayerStats, leaderboard, player_key, player_stats, summarize
 from referee.store import GameNotFound
 from referee.web import get_store
 from referee.web.companion.common import bp
@@ -85,6 +85,10 @@ def players():
     return render_template("companion/players.html", players=stats, games=game_titles())
 
 
+def stats_of(games: list[GameSummary], kind: str) -> dict[str, PlayerStats]:
+    return cached(f"stats:{kind}", lambda: player_stats(games, kind))
+
+
 @bp.get("/players/<path:name>")
 def player(name: str):
     games = cached("summaries", summaries)
@@ -92,10 +96,7 @@ def player(name: str):
     record = stats.get(player_key(name))
     if record is None:
         abort(404, description=_("No game has a player called %(name)r.", name=name))
-    by_game = {
-        kind: cached(f"stats:{kind}", lambda kind=kind: player_stats(games, kind)).get(record.key)
-        for kind in GAMES
-    }
+    by_game = {kind: stats_of(games, kind).get(record.key) for kind in GAMES}
     h2h = sorted(record.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
     return render_template(
         "companion/player.html",
