@@ -1069,6 +1069,148 @@ def profile_engines(seconds: float = 2.0) -> str:
     return out.getvalue()
 
 
+def build_many_games(database: str, count: int, seed: int = 5) -> None:
+    """``count`` finished games in one transaction, fast: a few template games are played
+    through the store, then their rows and events are copied under new ids (a club's years)."""
+    from referee.store import Store
+
+    rng = random.Random(seed)
+    pool = ["Ana", "Ben", "Chloé", "Dara", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jana", "Kai", "Lena"]
+    store = Store(database)
+    store.migrate()
+    templates: list[str] = []
+    with store.write():
+        for index in range(12):
+            players = rng.sample(pool, 3 + index % 2)
+            kind = ("kozel", "mexican-train")[index % 2]
+            body: dict[str, Any] = {"game": kind, "players": players, "mode": "scores"}
+            if kind == "mexican-train":
+                body["set"] = 9
+            game = store.create(GameConfig.from_json(body), game_id=f"template-{index}")
+            number = 1
+            while not game.match.finished and number <= 30:
+                hands = {name: rng.randrange(1, 40) for name in players}
+                hands[rng.choice(players)] = 0
+                game = store.change(game.id, "hands", {"round": number, "hands": hands})
+                number += 1
+            templates.append(game.id)
+        rows = {t: store.db.execute("select * from games where id = ?", [t]).fetchone() for t in templates}
+        columns = [d[0] for d in store.db.execute("select * from games limit 0").description]
+        events = {
+            t: store.db.execute(
+                "select version, kind, payload, created from events where game_id = ? order by version", [t]
+            ).fetchall()
+            for t in templates
+        }
+        marks = ", ".join("?" for _ in columns)
+        id_at = columns.index("id")
+        for number in range(count - len(templates)):
+            template = templates[number % len(templates)]
+            new_id = f"bench-{number:06d}"
+            row = list(rows[template])
+            row[id_at] = new_id
+            store.db.execute(f"insert into games ({', '.join(columns)}) values ({marks})", row)
+            store.db.conn.executemany(
+                "insert into events (game_id, version, kind, payload, created) values (?, ?, ?, ?, ?)",
+                [(new_id, *event) for event in events[template]],
+            )
+    store.close()
+
+
+def bench_players(games: int = 20_000, repeats: int = 5) -> dict[str, float]:
+    """``/players`` and a leaderboard with ``games`` stored games: the first request (every
+    game summarized) and the median of the next ones (the figure: a player opening the page)."""
+    from referee.web import create_app
+
+    workdir = tempfile.mkdtemp(prefix="referee-bench-players-")
+    try:
+        database = os.path.join(workdir, "players.db")
+        started = time.perf_counter()
+        app = create_app({"DATABASE": database, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+        build_many_games(database, games)
+        built = time.perf_counter() - started
+        client = app.test_client()
+        figures: dict[str, float] = {"games": games, "build_s": built}
+        for name, path in (("players", "/players"), ("leaderboard", "/leaderboard/kozel")):
+            times = []
+            for _ in range(repeats + 1):
+                t0 = time.perf_counter()
+                response = client.get(path)
+                times.append((time.perf_counter() - t0) * 1000)
+                assert response.status_code == 200, (path, response.status_code)
+            figures[f"{name}_first_ms"] = times[0]
+            figures[f"{name}_ms"] = _median(times[1:])
+        return figures
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def import_body(database: str, target_bytes: int, seed: int = 9) -> dict[str, Any]:
+    """An export of about ``target_bytes``: played games copied under new ids."""
+    from referee.store import Store
+    from referee.web.backup import envelope, game_export
+
+    build_many_games(database, 12, seed)
+    store = Store(database)
+    base = [game_export(store, row) for row in store.list_games()]
+    store.close()
+    one = sum(len(json.dumps(g, ensure_ascii=False, indent=1)) for g in base) / len(base)
+    games = []
+    for number in range(max(1, int(target_bytes / one))):
+        game = dict(base[number % len(base)])
+        game["id"] = f"imported-{number:06d}"
+        games.append(game)
+    return envelope(games)
+
+
+def bench_import_lock(mb: float | None = None) -> dict[str, float]:
+    """How long the write lock is held by the largest import the app accepts (or one of
+    ``mb`` MB): the check and the rows are made first without the lock (``parse_ms``,
+    ``rows_ms``), then the games are written at once (``lock_ms``)."""
+    from referee.store import Store
+    from referee.web.backup import IMPORT_MAX_BODY, ImportRefused, parse_backup
+
+    target = int(mb * 1024 * 1024) if mb else IMPORT_MAX_BODY
+    workdir = tempfile.mkdtemp(prefix="referee-bench-import-")
+    try:
+        body = import_body(os.path.join(workdir, "source.db"), target)
+        size = len(json.dumps(body, ensure_ascii=False, indent=1).encode())
+        while size > target and len(body["games"]) > 1:  # as large as accepted, not more
+            del body["games"][-max(1, len(body["games"]) // 50) :]
+            size = len(json.dumps(body, ensure_ascii=False, indent=1).encode())
+        t0 = time.perf_counter()
+        games = parse_backup(body)
+        t1 = time.perf_counter()
+        rows = [
+            Store.replayed_rows(
+                g["id"], g["match"], g["events"], pin_hash=g["pin_hash"], created=g["created"]
+            )
+            for g in games
+        ]
+        t2 = time.perf_counter()
+        store = Store(os.path.join(workdir, "target.db"))
+        store.migrate()
+        try:
+            with store.write():  # as write_games: the check of the ids, then the inserts
+                existing = {row["id"] for row in store.list_games(trashed=True)}
+                if any(g["id"] in existing for g in games):
+                    raise ImportRefused(409, "taken")
+                store.insert_replayed(rows)
+            t3 = time.perf_counter()
+        finally:
+            store.close()
+        return {
+            "mb": size / (1024 * 1024),
+            "games": len(games),
+            "parse_ms": (t1 - t0) * 1000,
+            "rows_ms": (t2 - t1) * 1000,
+            "lock_ms": (t3 - t2) * 1000,
+            "limit_mb": IMPORT_MAX_BODY / (1024 * 1024),
+        }
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def _fmt(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
@@ -1107,6 +1249,8 @@ class Sizes:
     load_clients: int
     load_seconds: float
     page: bool = True
+    players_games: int = 20_000  # stored games behind /players and the leaderboards
+    import_mb: float | None = None  # the import timed (None: the largest accepted)
 
 
 FULL = Sizes(
@@ -1165,6 +1309,24 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         )
     )
 
+    many = bench_players(sizes.players_games)
+    rows.append(
+        Row(
+            f"/players with {many['games']:,} games",
+            f"{many['players_ms']:.0f} ms",
+            f"leaderboard {many['leaderboard_ms']:.0f} ms; first requests {many['players_first_ms']:.0f} / "
+            f"{many['leaderboard_first_ms']:.0f} ms (every game summarized); built in {many['build_s']:.1f} s",
+        )
+    )
+    imported = bench_import_lock(sizes.import_mb)
+    rows.append(
+        Row(
+            f"import of {imported['mb']:.1f} MB ({imported['games']} games)",
+            f"{imported['lock_ms']:.0f} ms",
+            f"write lock held while it is written (the largest accepted file: "
+            f"{imported['limit_mb']:.0f} MB); checked first in {imported['parse_ms']:.0f} ms without the lock",
+        )
+    )
     workdir = tempfile.mkdtemp(prefix="referee-bench-")
     server = Server(os.path.join(workdir, "bench.db"))
     try:
@@ -1284,6 +1446,10 @@ def run(sizes: Sizes = FULL, out: Callable[[str], None] = print) -> dict[str, An
         "load_errors": load["errors"],
         "mixed_p99_ms": round(mixed["p99_ms"], 2),
         "mixed_errors": mixed["errors"],
+        f"players_ms_{sizes.players_games}": round(many["players_ms"], 1),
+        f"leaderboard_ms_{sizes.players_games}": round(many["leaderboard_ms"], 1),
+        "import_lock_ms": round(imported["lock_ms"], 1),
+        "import_mb": round(imported["mb"], 2),
     }
     width = max(len(row.name) for row in rows)
     out(

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import re
 import signal
+import sys
+from typing import TextIO
 
 from flask import Flask
 from waitress import serve
@@ -25,8 +29,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--threads", type=int, default=THREADS)
+    parser.add_argument("--no-prompt", action="store_true", help="do not ask for an owner PIN on the console")
     args = parser.parse_args(argv)
     app = create_app()
+    if not args.no_prompt:
+        ask_owner_pin(app)
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     address = lan_address() if args.lan else "127.0.0.1"
     if args.lan:  # the Host check lets the LAN address in, besides this machine's names
@@ -54,6 +61,52 @@ def main(argv: list[str] | None = None) -> None:
         pass
     finally:
         shut_down(app)
+
+
+OWNER_PIN = re.compile(r"^\d{4,8}$")
+
+
+def ask_owner_pin(app: Flask, stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
+    """On a first start at a console (stdin is a terminal, no owner PIN yet), offer to set
+    the owner PIN once; Enter skips. Returns whether a PIN was set."""
+    from referee.web.service import hash_pin
+    from referee.web.trash import OWNER_KEY
+
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    if stdin is None or not stdin.isatty():
+        return False
+    stores = app.extensions["referee.stores"]
+    store = stores.acquire()
+    try:
+        if store.setting(OWNER_KEY):
+            return False
+        print(
+            "An owner PIN (4 to 8 digits) guards the trash and imports of backups on this server.",
+            file=stdout,
+            flush=True,
+        )
+        for _attempt in range(3):
+            prompt = "Owner PIN (Enter: none, as at home): "
+            if stdin is sys.stdin:
+                pin = getpass.getpass(prompt)
+            else:
+                stdout.write(prompt)
+                stdout.flush()
+                pin = stdin.readline()
+            pin = pin.strip()
+            if not pin:
+                print("No owner PIN: it can be set later on the /owner page.", file=stdout, flush=True)
+                return False
+            if OWNER_PIN.match(pin):
+                store.set_setting(OWNER_KEY, hash_pin(pin))
+                print("The owner PIN is set.", file=stdout, flush=True)
+                return True
+            print("An owner PIN is 4 to 8 digits.", file=stdout, flush=True)
+        print("No owner PIN was set: it can be set later on the /owner page.", file=stdout, flush=True)
+        return False
+    finally:
+        stores.release(store)
 
 
 def _stop(_signum: int, _frame: object) -> None:

@@ -706,6 +706,63 @@ class Store:
         self._keep_lent(game_id, (game.version, game.created), game.match)
         return game
 
+    @staticmethod
+    def replayed_rows(
+        game_id: str,
+        match: Match,
+        events: list[dict[str, Any]],
+        pin_hash: str | None = None,
+        created: str | None = None,
+    ) -> tuple[list[Any], list[tuple[Any, ...]]]:
+        """A whole game's rows, made before any lock is taken: its ``games`` row (the state
+        of ``match``, its log already replayed) and its ``events`` rows (``events``: version,
+        kind, payload, created; the first one its ``create``). See ``insert_replayed``."""
+        version = len(events)
+        moment = now()
+        stamp = created or events[0]["created"] or moment
+        game_row = [
+            game_id,
+            match.config.game,
+            match.config.mode,
+            json.dumps(list(match.config.players), ensure_ascii=False),
+            "finished" if match.finished else "playing",
+            stamp,
+            events[-1]["created"] or moment,
+            version,
+            snapshot_bytes(match),
+            SNAPSHOT_FORMAT,
+            pin_hash,
+            version,
+        ]
+        event_rows = [
+            (
+                game_id,
+                e["version"],
+                e["kind"],
+                json.dumps(e["payload"], ensure_ascii=False),
+                e["created"] or (stamp if e["version"] == 1 else moment),
+            )
+            for e in events
+        ]
+        return game_row, event_rows
+
+    def insert_replayed(self, games: list[tuple[list[Any], list[tuple[Any, ...]]]]) -> None:
+        """Store whole games (``replayed_rows``) in one transaction: one insert per table,
+        not one change per event, so that an import holds the write lock for the inserts
+        alone."""
+        with self.write():
+            changed = clock()
+            self.db.conn.executemany(
+                "insert into games (id, game, mode, players, status, created, updated, version, "
+                "snapshot, snapshot_format, pin_hash, snapshot_version, changed) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [[*row, changed] for row, _events in games],
+            )
+            self.db.conn.executemany(
+                "insert into events (game_id, version, kind, payload, created) values (?, ?, ?, ?, ?)",
+                [event for _row, events in games for event in events],
+            )
+
     def _keep_lent(self, game_id: str, key: tuple[int, str], match: Match) -> None:
         """Keep the match a write just made, to give back to the cache; inside a larger
         write, note it, since a later step's failure rolls this one back too."""

@@ -31,6 +31,10 @@ FIGURES = {
     "load_errors",
     "mixed_p99_ms",
     "mixed_errors",
+    "players_ms_300",
+    "leaderboard_ms_300",
+    "import_lock_ms",
+    "import_mb",
 }
 TINY = bench.Sizes(
     "tiny",
@@ -41,6 +45,8 @@ TINY = bench.Sizes(
     load_clients=3,
     load_seconds=1.0,
     page=False,
+    players_games=300,
+    import_mb=0.2,
 )
 
 
@@ -111,6 +117,8 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert set(figures) == FIGURES
     json.dumps(figures)
     assert figures["load_errors"] == 0
+    assert figures["players_ms_300"] > 0 and figures["leaderboard_ms_300"] > 0
+    assert 0 < figures["import_mb"] <= 0.2 and figures["import_lock_ms"] > 0
     assert figures["engine_mt_rounds_per_s"] > 0
     assert figures["play_vs_bare_flask"] > 1  # a logged play does more than a bare endpoint
     assert 0 < figures["late_vs_early"] < 20

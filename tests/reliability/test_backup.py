@@ -269,8 +269,9 @@ def test_export_all_is_one_moment_while_another_tablet_deletes_and_plays(app, cl
 
 
 def test_an_import_is_one_transaction_invisible_until_whole(client, played, tmp_path, monkeypatch):
-    """Half-way through an import, another connection sees none of it (so a crash of the
-    app there leaves nothing behind); a failure on the last event leaves nothing either,
+    """With every row of an import written, before its commit, another connection sees
+    none of it (so a crash of the app there leaves nothing behind); a failure then leaves
+    nothing either,
     and the cache hands out nothing of the rolled-back games afterwards."""
     from referee.store import Store
 
@@ -280,31 +281,27 @@ def test_an_import_is_one_transaction_invisible_until_whole(client, played, tmp_
         {"TESTING": True, "DATABASE": str(target), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
     ).test_client()
     seen_midway: list[int] = []
-    change = Store.change
-    calls = [0]
-    last = sum(len(g["events"]) - 1 for g in backup["games"])
+    insert = Store.insert_replayed
 
-    def change_and_look(self, *args, **kwargs):
-        calls[0] += 1
-        if calls[0] == last // 2:
-            elsewhere = Store(str(target))
-            try:
-                seen_midway.append(len(elsewhere.list_games()))
-            finally:
-                elsewhere.close()
-        if calls[0] == last and fail[0]:
+    def insert_and_look(self, games):
+        insert(self, games)  # every row written, the transaction not yet committed
+        elsewhere = Store(str(target))
+        try:
+            seen_midway.append(len(elsewhere.list_games()))
+        finally:
+            elsewhere.close()
+        if fail[0]:
             raise RuntimeError("the power went out")
-        return change(self, *args, **kwargs)
 
     fail = [True]
-    monkeypatch.setattr(Store, "change", change_and_look)
+    monkeypatch.setattr(Store, "insert_replayed", insert_and_look)
     importer.application.config["PROPAGATE_EXCEPTIONS"] = False
     assert importer.post("/api/import", json=backup).status_code == 500
     assert seen_midway == [0]
     assert importer.get("/api/games").get_json()["games"] == []
     for game in backup["games"]:
         assert importer.get(f"/api/games/{game['id']}").status_code == 404
-    fail[0], calls[0], seen_midway[:] = False, 0, []
+    fail[0], seen_midway[:] = False, []
     assert importer.post("/api/import", json=backup).status_code == 201
     assert seen_midway == [0]  # still invisible half-way the second time
     assert len(importer.get("/api/games").get_json()["games"]) == len(backup["games"])
