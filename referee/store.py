@@ -720,6 +720,8 @@ class Store:
         version = len(events)
         moment = now()
         stamp = created or events[0]["created"] or moment
+        last = events[-1]
+        last_created = last["created"] or (stamp if last["version"] == 1 else moment)
         game_row = [
             game_id,
             match.config.game,
@@ -729,7 +731,9 @@ class Store:
             stamp,
             events[-1]["created"] or moment,
             version,
-            snapshot_bytes(match),
+            snapshot_bytes(
+                match, game_id, version, event_digest(last["kind"], last["payload"], last_created)
+            ),
             SNAPSHOT_FORMAT,
             pin_hash,
             version,
