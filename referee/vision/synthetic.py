@@ -15,6 +15,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -157,7 +158,7 @@ def make_photo(
     # (drawing 12 MP directly takes a minute a photo)
     shrink = min(1.0, 1600 / max(size))
     w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
-    canvas = _background(rng, h_img, w_img).astype(np.float32)
+    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
     style = _style(rng, pips)
@@ -174,7 +175,7 @@ def make_photo(
         warped = cv2.warpAffine(face, matrix, (w_img, h_img), flags=cv2.INTER_AREA)
         alpha = warped[:, :, 3:4].astype(np.float32) / 255
         shadow = cv2.GaussianBlur(alpha, (0, 0), w * 0.06)
-        shift = np.float32([[1, 0, w * 0.04], [0, 1, w * 0.05]])
+        shift = np.array([[1, 0, w * 0.04], [0, 1, w * 0.05]], np.float32)
         shadow = cv2.warpAffine(shadow, shift, (w_img, h_img))[:, :, None] if shadow.ndim == 2 else shadow
         canvas *= 1 - 0.45 * shadow
         canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
@@ -182,8 +183,8 @@ def make_photo(
         tiles.append(Tile(*halves))
     # perspective: the camera a little off the vertical
     d = 0.06 * min(w_img, h_img)
-    src = np.float32([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]])
-    dst = src + np.float32([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)])
+    src = np.array([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]], np.float32)
+    dst = src + np.array([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)], np.float32)
     persp = cv2.getPerspectiveTransform(src, dst)
     canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
     boxes = []
@@ -220,8 +221,8 @@ def _corners(rect: np.ndarray) -> np.ndarray:
     a, b, c, d = rect
     # boxPoints gives the corners in order around the box; put the long side first
     if np.linalg.norm(b - a) >= np.linalg.norm(c - b):
-        return np.float32([a, b, c])
-    return np.float32([b, c, d])
+        return np.array([a, b, c], np.float32)
+    return np.array([b, c, d], np.float32)
 
 
 def write_set(
