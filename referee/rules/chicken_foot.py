@@ -9,21 +9,17 @@ from referee.rules.base import (
     PLAYERS_MOST,
     Action,
     EndReason,
-    GameRules,
-    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
     RuleViolation,
-    Standing,
-    bad_request,
     face_points,
     phrase,
     refuse,
 )
 from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, GameOptions, Option
-from referee.rules.scoring import lowest_total_standing
+from referee.rules.scoring import LowestTotalGame
 from referee.tiles import Tile, set_size
 
 DECLARATION = GameDeclaration(
@@ -637,7 +633,7 @@ def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile
     return list(engine.places_for(player, tile))
 
 
-class ChickenFoot(GameRules):
+class ChickenFoot(LowestTotalGame):
     declaration = DECLARATION
     name = DECLARATION.key
     prefix = DECLARATION.prefix
@@ -648,9 +644,8 @@ class ChickenFoot(GameRules):
     Round = ChickenFootRound
 
     @classmethod
-    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
-        if values["last_double"] > values["first_double"]:
-            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
+    def tie_break(cls, options: ChickenFootOptions) -> str:
+        return "chicken-foot"  # cf.tie
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
@@ -674,17 +669,6 @@ class ChickenFoot(GameRules):
                 highest=highest,
                 size=set_size(highest),
             )
-
-    @classmethod
-    def round_count(cls, highest: int, options: ChickenFootOptions) -> int:
-        first = highest if options.first_double is None else options.first_double  # cf.house.rounds
-        return int(first - options.last_double + 1)
-
-    @classmethod
-    def round_double(cls, number: int, highest: int, options: ChickenFootOptions) -> Tile:
-        first = highest if options.first_double is None else options.first_double  # cf.house.rounds
-        value = first - (number - 1)
-        return Tile(value, value)
 
     @classmethod
     def round_setup(
@@ -723,21 +707,6 @@ class ChickenFoot(GameRules):
             for name in facts.get("open_feet", ()):
                 result[name] += foot_penalty
         return result
-
-    @classmethod
-    def standing(
-        cls,
-        players: tuple[str, ...],
-        highest: int,
-        options: ChickenFootOptions,
-        rounds: list[RoundRecord],
-        left: str | None = None,
-    ) -> Standing:
-        return lowest_total_standing(players, rounds, cls.round_count(highest, options), "chicken-foot")
-
-    @classmethod
-    def zero_note(cls, options: ChickenFootOptions) -> tuple[str, Phrase]:
-        return "cf.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:

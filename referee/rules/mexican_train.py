@@ -11,13 +11,10 @@ from referee.rules.base import (
     PLAYERS_MOST,
     Action,
     EndReason,
-    GameRules,
-    Phrase,
     RoundEnd,
     RoundEngine,
     RoundRecord,
     RoundSetup,
-    Standing,
     bad_request,
     face_points,
     phrase,
@@ -33,7 +30,7 @@ from referee.rules.options import (
     GameOptions,
     Option,
 )
-from referee.rules.scoring import lowest_total_standing
+from referee.rules.scoring import LowestTotalGame
 from referee.tiles import Tile, set_size
 
 # mt.deal: tiles per player by set and number of players.
@@ -758,7 +755,7 @@ def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> li
     return list(engine.places_for(player, Tile.parse(tile)))
 
 
-class MexicanTrain(GameRules):
+class MexicanTrain(LowestTotalGame):
     declaration = DECLARATION
     name = DECLARATION.key
     prefix = DECLARATION.prefix
@@ -772,13 +769,16 @@ class MexicanTrain(GameRules):
 
     @classmethod
     def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
-        if values["last_double"] > values["first_double"]:
-            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
+        super().check_options(raw, values, highest)
         if values["blank_half"] and raw.get("double_blank") is not None:
             raise bad_request(
                 "With 'blank_half' 25 a 0-0 counts 50: leave 'double_blank' unset (mt.house.blank-half).",
                 field="double_blank",
             )
+
+    @classmethod
+    def tie_break(cls, options: MexicanTrainOptions) -> str:
+        return str(options.tie_break)  # mt.winner
 
     @classmethod
     def hand_size(cls, highest: int, player_count: int, options: MexicanTrainOptions) -> int:
@@ -825,17 +825,6 @@ class MexicanTrain(GameRules):
                 highest=highest,
                 size=set_size(highest),
             )
-
-    @classmethod
-    def round_count(cls, highest: int, options: MexicanTrainOptions) -> int:
-        first = highest if options.first_double is None else options.first_double
-        return int(first - options.last_double + 1)
-
-    @classmethod
-    def round_double(cls, number: int, highest: int, options: MexicanTrainOptions) -> Tile:
-        first = highest if options.first_double is None else options.first_double
-        value = first - (number - 1)
-        return Tile(value, value)
 
     @classmethod
     def round_setup(
@@ -925,21 +914,6 @@ class MexicanTrain(GameRules):
             for name in facts.get("markers", ()):
                 result[name] += penalty
         return result
-
-    @classmethod
-    def standing(
-        cls,
-        players: tuple[str, ...],
-        highest: int,
-        options: MexicanTrainOptions,
-        rounds: list[RoundRecord],
-        left: str | None = None,
-    ) -> Standing:
-        return lowest_total_standing(players, rounds, cls.round_count(highest, options), options.tie_break)
-
-    @classmethod
-    def zero_note(cls, options: MexicanTrainOptions) -> tuple[str, Phrase]:
-        return "mt.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)
 
     @classmethod
     def rules_in_force(cls, options: MexicanTrainOptions) -> list[str]:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from referee.rules.base import GameResult, Phrase, RoundRecord, Standing, phrase, placings_by
+from collections.abc import Mapping
+from typing import Any
+
+from referee.rules.base import (
+    GameResult,
+    GameRules,
+    Phrase,
+    RoundRecord,
+    Standing,
+    bad_request,
+    phrase,
+    placings_by,
+)
+from referee.tiles import Tile
 
 
 def summed_totals(players: tuple[str, ...], rounds: list[RoundRecord]) -> dict[str, int]:
@@ -74,3 +87,49 @@ def lowest_total_standing(
     return Standing(
         totals=totals, result=GameResult(placings=placings, winners=tuple(winners), tie_break=how)
     )
+
+
+class LowestTotalGame(GameRules):
+    """What Mexican Train and Chicken Foot share: one round per double from ``first_double``
+    down to ``last_double`` (`mt.engine`, `cf.house.rounds`), hands scored with the
+    double-blank option (`mt.score`, `cf.score`), and the lowest total wins."""
+
+    @classmethod
+    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+        if values["last_double"] > values["first_double"]:
+            raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
+
+    @classmethod
+    def first_double(cls, highest: int, options: Any) -> int:
+        return highest if options.first_double is None else int(options.first_double)
+
+    @classmethod
+    def round_count(cls, highest: int, options: Any) -> int:
+        return cls.first_double(highest, options) - int(options.last_double) + 1
+
+    @classmethod
+    def round_double(cls, number: int, highest: int, options: Any) -> Tile:
+        value = cls.first_double(highest, options) - (number - 1)
+        return Tile(value, value)
+
+    @classmethod
+    def tie_break(cls, options: Any) -> str:
+        """How equal lowest totals are settled: ``share`` or ``chicken-foot`` (`cf.tie`)."""
+        raise NotImplementedError
+
+    @classmethod
+    def standing(
+        cls,
+        players: tuple[str, ...],
+        highest: int,
+        options: Any,
+        rounds: list[RoundRecord],
+        left: str | None = None,
+    ) -> Standing:
+        return lowest_total_standing(
+            players, rounds, cls.round_count(highest, options), cls.tie_break(options)
+        )
+
+    @classmethod
+    def zero_note(cls, options: Any) -> tuple[str, Phrase]:
+        return f"{cls.prefix}.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)

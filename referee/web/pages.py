@@ -25,6 +25,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -556,8 +557,11 @@ def game(game_id: str):
     )
 
 
-@bp.post("/games/<game_id>/undo")
-def undo(game_id: str):
+def _change_from_game_page(
+    game_id: str, action: dict[str, Any], done: str, conflict: str
+) -> ResponseReturnValue:
+    """One action sent from the game page's confirmation forms (undo, a player leaving):
+    checked like every change, the outcome flashed, back to the game."""
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
@@ -566,7 +570,7 @@ def undo(game_id: str):
     except ValueError:
         abort(400)
     try:
-        get_store().change(game_id, "action", {"type": "undo"}, version, guard=check_pin)
+        get_store().change(game_id, "action", action, version, guard=check_pin)
     except PinRequired as error:
         flash(pin_message(error), "error")
         return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
@@ -574,38 +578,32 @@ def undo(game_id: str):
         refusal = Refusal.of(error)
         flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
     except VersionConflict:
-        flash(_("The game changed meanwhile: nothing was undone. Look again and retry."), "error")
+        flash(conflict, "error")
     else:
-        flash(_("The last entry was undone."), "info")
+        flash(done, "info")
     return redirect(url_for("pages.game", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> ResponseReturnValue:
+    return _change_from_game_page(
+        game_id,
+        {"type": "undo"},
+        _("The last entry was undone."),
+        _("The game changed meanwhile: nothing was undone. Look again and retry."),
+    )
 
 
 @bp.post("/games/<game_id>/leave")
-def leave(game_id: str):
+def leave(game_id: str) -> ResponseReturnValue:
     """Record a Kozel player leaving (kz.rating.left): the game ends and is rated."""
-    form = ConfirmForm()
-    if not form.validate_on_submit():
-        abort(400)
-    try:
-        version = form_version(form.version.data)
-    except ValueError:
-        abort(400)
     player = request.form.get("player", "")
-    try:
-        get_store().change(game_id, "action", {"type": "leave", "player": player}, version, guard=check_pin)
-    except PinRequired as error:
-        flash(pin_message(error), "error")
-        return redirect(Refusal.of(error, game_id).unlock or url_for("pages.game", game_id=game_id), code=303)
-    except (RuleViolation, BadRequest) as error:
-        refusal = Refusal.of(error)
-        flash(f"{refusal.message}" + (f" ({refusal.rule})" if refusal.rule else ""), "error")
-    except VersionConflict:
-        flash(_("The game changed meanwhile: nothing was recorded. Look again and retry."), "error")
-    else:
-        flash(
-            _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player), "info"
-        )
-    return redirect(url_for("pages.game", game_id=game_id), code=303)
+    return _change_from_game_page(
+        game_id,
+        {"type": "leave", "player": player},
+        _("%(player)s left the game: it is finished and rated (kz.rating.left).", player=player),
+        _("The game changed meanwhile: nothing was recorded. Look again and retry."),
+    )
 
 
 # ----- hands left --------------------------------------------------------------------------
