@@ -537,6 +537,20 @@ class Client:
             raise RuntimeError(f"creating a game failed: {status} {data}")
         return data["id"]
 
+    def next_request(
+        self, driver: GameDriver, rng: random.Random
+    ) -> tuple[GameDriver, str, dict[str, Any], str, Any]:
+        """The driver's next change as a request, on a new game once that one is finished:
+        (the driver now in use, kind, payload, path, body)."""
+        change = driver.next_change()
+        if change is None:
+            driver = GameDriver(rng, self.create_game())
+            change = driver.next_change()
+        assert change is not None
+        kind, payload = change
+        path, body = driver.request(kind, payload)
+        return driver, kind, payload, path, body
+
     def step(self, driver: GameDriver) -> tuple[str, int, float, float] | None:
         """Log the driver's next change; returns (action type or "hands", status, trip, server)."""
         change = driver.next_change()
@@ -698,13 +712,7 @@ def bench_load(
             if pause > 0:
                 time.sleep(pause)
             sent += 1
-            change = driver.next_change()
-            if change is None:
-                driver = GameDriver(rng, client.create_game())
-                change = driver.next_change()
-            assert change is not None
-            kind, payload = change
-            path, body = driver.request(kind, payload)
+            driver, kind, payload, path, body = client.next_request(driver, rng)
             started = time.perf_counter()
             try:
                 status, data, _, _ = client.post(path, body)
@@ -801,13 +809,7 @@ def bench_mixed(
             pause = begin + sent / rate - time.perf_counter()
             if pause > 0:
                 time.sleep(pause)
-            change = driver.next_change()
-            if change is None:
-                driver = GameDriver(rng, client.create_game())
-                change = driver.next_change()
-            assert change is not None
-            kind, payload = change
-            path, body = driver.request(kind, payload)
+            driver, kind, payload, path, body = client.next_request(driver, rng)
             started = time.perf_counter()
             try:
                 status, data, _, inside = client.post(path, body)
