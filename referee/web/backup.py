@@ -314,7 +314,7 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
         store.insert_replayed(rows)
     return [
         StoredGame(g["id"], row[5], len(g["events"]), g["match"], g["pin_hash"])
-        for g, (row, _events) in zip(games, rows, strict=True)
+        for g, (row, _events, _players) in zip(games, rows, strict=True)
     ]
 
 
