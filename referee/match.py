@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.look_alikes import invisible, skeletons
 from referee.rules import GAMES
 from referee.rules.base import (
     PLAYERS_MOST,
@@ -111,54 +112,15 @@ class GameConfig:
         }
 
 
-# Characters that draw nothing: format characters (Cf), combining marks on their own, spaces,
-# and the "filler" letters some keyboards offer as a blank name.
-BLANK_CHARACTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0")
-
-# Letters of other scripts drawn exactly like a Latin letter (Cyrillic, Greek): two names that
-# differ only by these are the same name to the eye.
-LOOK_ALIKES = str.maketrans(
-    {
-        **dict.fromkeys("аɑα", "a"),
-        **dict.fromkeys("вβ", "b"),
-        **dict.fromkeys("сϲ", "c"),
-        **dict.fromkeys("ԁ", "d"),
-        **dict.fromkeys("еєε", "e"),
-        **dict.fromkeys("һ", "h"),
-        **dict.fromkeys("іιӏ", "i"),
-        **dict.fromkeys("ј", "j"),
-        **dict.fromkeys("кκ", "k"),
-        **dict.fromkeys("мμ", "m"),
-        **dict.fromkeys("ηп", "n"),
-        **dict.fromkeys("оοσ", "o"),
-        **dict.fromkeys("рρ", "p"),
-        **dict.fromkeys("ԛ", "q"),
-        **dict.fromkeys("ѕ", "s"),
-        **dict.fromkeys("тτ", "t"),
-        **dict.fromkeys("υ", "u"),
-        **dict.fromkeys("ѵν", "v"),
-        **dict.fromkeys("ԝω", "w"),
-        **dict.fromkeys("хχ", "x"),
-        **dict.fromkeys("уγ", "y"),
-        **dict.fromkeys("ᴢ", "z"),
-    }
-)
-
-
-def _invisible(ch: str) -> bool:
-    return ch in BLANK_CHARACTERS or ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs")
-
-
 def _blank(ch: str) -> bool:
     """Draws nothing on its own (a combining mark alone draws on nothing)."""
-    return _invisible(ch) or unicodedata.category(ch) in ("Mn", "Me")
+    return invisible(ch) or unicodedata.category(ch) in ("Mn", "Me")
 
 
-def name_skeleton(name: str) -> str:
-    """What a name looks like: compatibility forms folded (NFKC), case folded, blank
-    characters dropped, letters of other scripts that look Latin read as Latin."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return "".join(ch for ch in folded if not _invisible(ch)).translate(LOOK_ALIKES)
+def name_skeleton(name: str) -> frozenset[str]:
+    """What a name looks like (see ``referee.look_alikes``): two names look the same when
+    they share a skeleton."""
+    return skeletons(name)
 
 
 def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
@@ -196,7 +158,7 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
                 "Two players are called {name!r}: names must be unique.", field="players", name=name
             )
         skeleton = name_skeleton(name)
-        twin = next((other for other in names if name_skeleton(other) == skeleton), None)
+        twin = next((other for other in names if name_skeleton(other) & skeleton), None)
         if twin is not None:
             raise bad_request(
                 "The names {name!r} and {other!r} look the same: choose names the table can tell apart.",
