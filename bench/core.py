@@ -440,6 +440,8 @@ def serve_main(database: str, port: int, threads: int) -> None:
 
     if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
         _what_if_sync_full()
+    if os.environ.get("REFEREE_BENCH_SLOW_PLAY_MS"):
+        _what_if_slow_plays(float(os.environ["REFEREE_BENCH_SLOW_PLAY_MS"]))
     serve(
         make_bench_app(database),
         host="127.0.0.1",
@@ -465,6 +467,20 @@ def _what_if_sync_full() -> None:
     store_module.Store.__init__ = patched  # type: ignore[method-assign]
 
 
+def _what_if_slow_plays(ms: float) -> None:
+    """A deliberately slow app (for the test that the load test fails when plays are
+    slow): every logged change waits ``ms`` inside its write transaction. Not the product."""
+    from referee import store as store_module
+
+    original = store_module.Store._append
+
+    def slow(self, *args, **kwargs) -> None:
+        time.sleep(ms / 1000)
+        original(self, *args, **kwargs)
+
+    store_module.Store._append = slow  # type: ignore[method-assign]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -482,10 +498,12 @@ def _env() -> dict[str, str]:
 class Server:
     """The bench app served by waitress in a subprocess (its own interpreter and GIL)."""
 
-    def __init__(self, database: str, threads: int = SERVE_THREADS) -> None:
+    def __init__(self, database: str, threads: int = SERVE_THREADS, slow_play_ms: float = 0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = _env()
+        if slow_play_ms:
+            env["REFEREE_BENCH_SLOW_PLAY_MS"] = str(slow_play_ms)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bench", "--serve", database, str(self.port), str(threads)],
             env=env,
