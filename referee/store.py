@@ -357,6 +357,15 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
         raise ValueError(f"unknown event kind {kind!r}")
 
 
+def _summed(match: Match) -> tuple[object, ...]:
+    """What the players' lists read of ``match`` (its standing, which the match makes anew
+    whenever a round is booked, changed or undone; its rounds; who left), held as the objects
+    themselves: when none is replaced by a change, the game's rows of the lists stay as they
+    are (a play in the middle of a round), and nothing is summarized."""
+    rounds = match.rounds
+    return (match.standing, rounds, len(rounds), rounds[-1] if rounds else None, match.left)
+
+
 class MatchCache:
     """The newest ``Match`` of recently used games, kept by the app between requests.
 
@@ -597,7 +606,8 @@ class Store:
         """The game's row; a game in the trash is not found unless ``trashed``."""
         rows = list(
             self.db.query(
-                "select id, created, version, pin_hash, snapshot_version, trashed from games where id = ?",
+                "select id, created, version, pin_hash, snapshot_version, trashed, summary_version "
+                "from games where id = ?",
                 [game_id],
             )
         )
@@ -774,11 +784,18 @@ class Store:
             # From here the lent match is changed in place: if anything below fails, it is
             # dropped (the next load rebuilds it), never given back half-changed.
             del self._lent[game_id]
+            before = _summed(game.match)
             apply_event(game.match, kind, payload)
             game.version += 1
             stamp = stamp or now()
             self._append(game_id, game.version, kind, payload, stamp)
-            self._replace_player_games(game_id, player_games(summarize(game_id, game.created, game.match)))
+            after = _summed(game.match)
+            if row["summary_version"] != row["version"] or any(
+                a is not b for a, b in zip(before, after, strict=True)
+            ):
+                self._replace_player_games(
+                    game_id, player_games(summarize(game_id, game.created, game.match))
+                )
             finished = game.match.finished
             if finished or game.version - row["snapshot_version"] >= SNAPSHOT_EVERY:
                 self.db.execute(

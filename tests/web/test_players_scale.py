@@ -12,7 +12,7 @@ import unicodedata
 
 import pytest
 
-from bench.core import build_many_games
+from bench.core import GameDriver, build_many_games
 from referee.match import GameConfig
 from referee.rules import GAMES
 from referee.stats import player_key, player_stats, ranked, summarize
@@ -109,6 +109,16 @@ def test_the_kept_lists_are_what_the_games_add_up_to_after_any_change(tmp_path):
         if step % 20 == 19:
             same(kept(store), expected(store))
     same(kept(store), expected(store))
+    # a game logged play by play (referee mode) to its end: the lists follow its rounds
+    config = {"game": "mexican-train", "players": ["Ana", "Eli", "Fay"], "set": 9}
+    config["options"] = {"first_double": 2, "last_double": 0}
+    driver = GameDriver(random.Random(5), store.create(GameConfig.from_json(config)).id, config)
+    while (change := driver.next_change()) is not None:
+        store.change(driver.id, *change)
+        driver.accepted(*change)
+        if change[0] == "hands":
+            same(kept(store), expected(store))
+    assert store.load(driver.id).match.finished
     for kind in GAMES:
         same(kept(store, kind), expected(store, kind))
         assert [r.key for r in ranked(kept(store, kind).values(), kind)] == [
@@ -136,17 +146,27 @@ def test_the_kept_lists_are_what_the_games_add_up_to_after_any_change(tmp_path):
 
 
 def test_a_play_that_books_nothing_leaves_the_lists_alone(tmp_path):
-    """A play in the middle of a round changes no row of the lists (nothing rewritten)."""
+    """A play in the middle of a round neither summarizes the game nor touches its rows of
+    the lists; a booked round moves the sums."""
     store = Store(str(tmp_path / "quiet.db"))
     store.migrate()
-    game = store.create(GameConfig.from_json({"game": "kozel", "players": ["Ana", "Ben"]}))
-    before = store.db.execute("select * from player_totals order by scope, key").fetchall()
+    config = {"game": "mexican-train", "players": ["Ana", "Ben"], "set": 9}
+    game = store.create(GameConfig.from_json(config))
+    driver = GameDriver(random.Random(4), game.id, config)
     statements: list[str] = []
     store.db.conn.set_trace_callback(statements.append)
-    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 9}})
+    for _ in range(6):
+        kind, payload = driver.next_change()
+        assert kind == "action"
+        store.change(game.id, kind, payload)
+        driver.accepted(kind, payload)
+    assert not [s for s in statements if "player_" in s]
     store.db.conn.set_trace_callback(None)
-    assert any("player_totals" in s for s in statements)  # a booked round: the sums move
+    before = store.db.execute("select * from player_totals order by scope, key").fetchall()
+    pad = store.create(GameConfig.from_json({"game": "kozel", "players": ["Ana", "Ben"], "mode": "scores"}))
+    store.change(pad.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 9}})
     assert store.db.execute("select * from player_totals order by scope, key").fetchall() != before
+    same(kept(store), expected(store))
     store.close()
 
 
