@@ -71,6 +71,12 @@ class WholeNumberField(IntegerField):
 
     most_digits = 9
 
+    def validate(self, form: Any, extra_validators: Any = ()) -> bool:
+        if self.process_errors:  # not a number: say that alone (a range check has nothing to check)
+            self.errors = list(self.process_errors)
+            return False
+        return bool(super().validate(form, extra_validators))
+
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist:
             return
