@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from referee.tiles import Tile, TileError, full_set
+from referee.tiles import Tile, TileError, full_set, set_size
 
 if TYPE_CHECKING:
     from referee.rules.options import GameDeclaration
@@ -259,10 +259,28 @@ class RoundEngine:
     action raises ``RuleViolation`` (or ``BadRequest``) and leaves everything as it was.
     Undo is done by the caller, which replays the round's accepted actions on a fresh
     engine, so engines need no mutable history of their own.
+
+    Every engine keeps the same few facts under the same names: ``players`` (in seat
+    order), ``hands`` (how many tiles each holds: the engine never sees which),
+    ``_boneyard`` (tiles left to draw) and ``_outcome`` (how the round ended, ``None``
+    while it is played).
     """
+
+    # Attributes an engine had under another name in snapshots pickled before (old: new).
+    former_names: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, setup: RoundSetup) -> None:
         self.setup = setup
+        self.players: tuple[str, ...] = tuple(setup.players)
+        self.hands: dict[str, int] = dict.fromkeys(self.players, setup.hand_size)
+        self._boneyard: int = set_size(setup.highest) - setup.hand_size * len(self.players)  # not dealt
+        self._outcome: RoundEnd | None = None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for old, new in self.former_names.items():
+            if old in state:
+                state[new] = state.pop(old)
+        self.__dict__.update(state)
 
     def apply(self, action: Action) -> None:
         """Check ``action`` and, once accepted, perform it: the dispatch every game shares."""
@@ -289,16 +307,16 @@ class RoundEngine:
         return True
 
     def outcome(self) -> RoundEnd | None:
-        raise NotImplementedError
+        return self._outcome
 
     def turn(self) -> str | None:
         raise NotImplementedError
 
     def boneyard(self) -> int:
-        raise NotImplementedError
+        return self._boneyard
 
     def hand_sizes(self) -> dict[str, int]:
-        raise NotImplementedError
+        return dict(self.hands)
 
     def tiles_on_table(self) -> frozenset[Tile]:
         raise NotImplementedError

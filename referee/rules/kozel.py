@@ -215,10 +215,7 @@ class KozelRound(RoundEngine):
 
     def __init__(self, setup: RoundSetup) -> None:
         super().__init__(setup)
-        self.players = tuple(setup.players)
         self.seats = dict(zip(self.players, range(len(self.players)), strict=True))
-        self.hands = dict.fromkeys(self.players, setup.hand_size)
-        self._boneyard = len(setup.tiles) - setup.hand_size * len(self.players)
         self.placed: set[Tile] = set()
         self.end_tiles: list[Tile] = []
         self.line: list[Tile] = []  # from the end_tiles[0] end to the end_tiles[1] end
@@ -226,22 +223,12 @@ class KozelRound(RoundEngine):
         # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
         self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
         self.turn_index: int | None = self.seats[self.leader] if self.leader is not None else None
-        self._outcome: RoundEnd | None = None
 
     # ----- queries -------------------------------------------------------------------------
-    def outcome(self) -> RoundEnd | None:
-        return self._outcome
-
     def turn(self) -> str | None:
         if self._outcome is not None or self.turn_index is None:
             return None
         return self.players[self.turn_index]
-
-    def boneyard(self) -> int:
-        return self._boneyard
-
-    def hand_sizes(self) -> dict[str, int]:
-        return dict(self.hands)
 
     def tiles_on_table(self) -> frozenset[Tile]:
         return frozenset(self.placed)
