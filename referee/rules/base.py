@@ -497,7 +497,8 @@ class GameRules:
     """One game's configuration and scoring (variants are configuration, as in chess).
 
     ``declaration`` describes the game once (``referee.rules.options``); ``name``,
-    ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it."""
+    ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it when the game's
+    class is made."""
 
     declaration: ClassVar[GameDeclaration]
     name: ClassVar[str]
@@ -508,6 +509,29 @@ class GameRules:
     Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
     leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
+    out_rule: ClassVar[str]  # the rule that ends a round when a player goes out (mt.end.domino …)
+    # A hand entered as 0 points is the hand of the player who went out: true where no hand
+    # left can score 0 (Kozel); elsewhere a 0 may also be a lone 0-0 worth nothing.
+    zero_is_out: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declaration = cls.__dict__.get("declaration")
+        if declaration is not None:
+            cls.name = declaration.key
+            cls.prefix = declaration.prefix
+            cls.title = declaration.title
+            cls.default_set = declaration.default_set
+            cls.sets = declaration.sets
+
+    @classmethod
+    def check_player_name(cls, name: str) -> None:
+        """Refuse (400) a player name the game needs for something else; any other passes."""
+
+    @classmethod
+    def pad_round_end(cls, empty: str | None) -> RoundEnd:
+        """How a score-pad round ended, as its hands tell it: ``empty`` emptied their hand."""
+        return RoundEnd(EndReason.TABLE, empty)
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:

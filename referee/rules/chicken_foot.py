@@ -627,13 +627,9 @@ def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile
 
 class ChickenFoot(LowestTotalGame):
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    sets = DECLARATION.sets
     Options = ChickenFootOptions
     Round = ChickenFootRound
+    out_rule = "cf.end"
 
     @classmethod
     def tie_break(cls, options: ChickenFootOptions) -> str:

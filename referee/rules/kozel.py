@@ -559,14 +559,16 @@ class KozelRound(RoundEngine):
 
 class Kozel(GameRules):
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    sets = DECLARATION.sets
     Options = KozelOptions
     leaving = True  # kz.rating.left
     Round = KozelRound
+    out_rule = "kz.out"
+    zero_is_out = True  # kz.score.zero: a lone 0-0 counts 10 or 25, so only an empty hand is 0
+
+    @classmethod
+    def pad_round_end(cls, empty: str | None) -> RoundEnd:
+        """kz.out / kz.fish: a round nobody went out of ended in a fish."""
+        return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: KozelOptions) -> None:

@@ -746,16 +746,19 @@ def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> li
 
 
 class MexicanTrain(LowestTotalGame):
+    # mt.players names the usual sets (the declaration's); any other set of the `tiles` rule
+    # is played when the table sets a hand size the tiles suffice for.
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    # mt.players names the usual sets; any other set of the `tiles` rule is played when the
-    # table sets a hand size the tiles suffice for.
-    sets = DECLARATION.sets
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
+    out_rule = "mt.end.domino"
+
+    @classmethod
+    def check_player_name(cls, name: str) -> None:
+        if name.casefold() == MEXICAN:  # mt.train: the Mexican train's key
+            raise bad_request(
+                '"mexican" names the Mexican train: choose another player name.', field="players"
+            )
 
     @classmethod
     def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
