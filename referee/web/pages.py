@@ -35,7 +35,7 @@ from referee.rules import GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import game_of_rule, rules_for
 from referee.store import StoredGame, VersionConflict
-from referee.tiles import Tile, full_set
+from referee.tiles import SET_SIZES, Tile, full_set
 from referee.web import csrf, get_store, i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.forms import (
@@ -197,7 +197,7 @@ def last_table() -> dict[str, Any] | None:
         "game": data.get("game") if data.get("game") in GAMES else "mexican-train",
         "players": players,
         "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
-        "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else "",
+        "set": str(data.get("set")) if str(data.get("set")) in map(str, SET_SIZES) else "",
     }
 
 
