@@ -345,6 +345,12 @@ class KozelRound(RoundEngine):
             assert tile is not None  # refused above
             if self.turn_index != index:
                 self._check_turn(player)
+            if on is not None and tile not in self.placed:  # the usual play: on a tile at an end
+                first_tile, second_tile = self.end_tiles
+                if on == first_tile and self.end_values[0] in tile:
+                    return _PLAYS[index][0]
+                if on == second_tile and self.end_values[1] in tile:
+                    return _PLAYS[index][1]
             return _PLAYS[index][self._choose_end(tile, on)]
         if kind == "start":
             return self._plan_start(player, index)
