@@ -370,7 +370,8 @@ class KozelRound(RoundEngine):
             raise refuse(None, "A {action!r} action does not exist in Kozel.", action=kind)
         if not self.end_tiles:
             return self._plan_lead(action, index)
-        self._check_turn(player)
+        if self.turn_index != index:
+            self._check_turn(player)
         if kind == "draw":
             if self._boneyard == 0:
                 raise refuse(
