@@ -277,6 +277,7 @@ class RoundEngine:
         self._outcome: RoundEnd | None = None
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle a snapshot, taking attributes under their former names too."""
         for old, new in self.former_names.items():
             if old in state:
                 state[new] = state.pop(old)
