@@ -618,13 +618,6 @@ class ChickenFootRound(RoundEngine):
         self.drew_this_turn = False
 
 
-def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
-    """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
-    ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
-    nowhere (``RoundEngine.places_for``)."""
-    return list(engine.places_for(player, tile))
-
-
 class ChickenFoot(LowestTotalGame):
     declaration = DECLARATION
     Options = ChickenFootOptions

@@ -740,11 +740,6 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
     return getattr(setup.options, name, default) or default
 
 
-def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
-    return list(engine.places_for(player, Tile.parse(tile)))
-
-
 class MexicanTrain(LowestTotalGame):
     # mt.players names the usual sets (the declaration's); any other set of the `tiles` rule
     # is played when the table sets a hand size the tiles suffice for.
