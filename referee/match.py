@@ -38,7 +38,6 @@ from referee.tiles import Tile, TileError, full_set
 MODES = ("referee", "scores")
 NAME_MAX = 40
 PLAYERS_MAX = PLAYERS_MOST
-END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
 
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -77,7 +76,7 @@ class GameConfig:
             raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
         game = body.get("game")
         if not isinstance(game, str) or game not in GAMES:
-            raise bad_request("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
+            raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
         rules = GAMES[game]
         mode = body.get("mode", "referee")
         if mode not in MODES:
@@ -149,10 +148,7 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
             )
         if "<" in name or ">" in name:
             raise bad_request("A player name may not contain '<' or '>'.", field="players")
-        if game == "mexican-train" and name.casefold() == "mexican":
-            raise bad_request(
-                '"mexican" names the Mexican train: choose another player name.', field="players"
-            )
+        GAMES[game].check_player_name(name)
         if name.casefold() in seen:
             raise bad_request(
                 "Two players are called {name!r}: names must be unique.", field="players", name=name
@@ -338,7 +334,7 @@ class Match:
         if self.round_status() != "playing" or self.engine is None:
             outcome = self.engine.outcome() if self.engine else None
             raise refuse(
-                END_RULE[self.config.game] if outcome else None,
+                self.rules.out_rule if outcome else None,
                 "This round is over: enter the hands left to score it.",
             )
         self.engine.apply(action)
@@ -482,9 +478,9 @@ class Match:
         # when it is the only zero.
         emptied = [p for p in players if entries[p] == []]
         zeros = [p for p in players if entries[p] == 0]
-        if config.game == "kozel":
+        if self.rules.zero_is_out:
             emptied, zeros = emptied + zeros, []
-        end_rule = END_RULE[config.game]
+        end_rule = self.rules.out_rule
         if len(emptied) > 1:
             raise refuse(
                 end_rule,
@@ -640,8 +636,8 @@ class Match:
         seen = self.engine.outcome() if self.engine else None
         if previous is None and self.referee and number == self.number and seen is not None:
             return seen
-        if self.config.game == "kozel" and not self.referee:
-            return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
+        if not self.referee:
+            return self.rules.pad_round_end(empty)
         return RoundEnd(EndReason.TABLE, empty)
 
     def _after_booking(self) -> None:

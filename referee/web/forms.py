@@ -29,15 +29,11 @@ from wtforms.validators import NumberRange, Optional, Regexp
 from referee.rules import GAMES
 from referee.rules.base import bad_request
 from referee.rules.options import CHOICE, FLAG, Option
+from referee.tiles import SET_SIZES
 
-SET_CHOICES = [
-    ("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
-    ("6", "double-6"),
-    ("9", "double-9"),
-    ("12", "double-12"),
-    ("15", "double-15"),
-    ("18", "double-18"),
-]
+# The page's script names the chosen game's usual set in the reader's language.
+USUAL_SETS = ", ".join(f"{rules.title} {rules.default_set}" for rules in GAMES.values())
+SET_CHOICES = [("", f"The usual set ({USUAL_SETS})")] + [(str(size), f"double-{size}") for size in SET_SIZES]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
 # ----- numbers typed into forms ----------------------------------------------------------------
