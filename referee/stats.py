@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from referee.match import Match
+from referee.rules import game_rules
 
 
 def player_key(name: str) -> str:
@@ -263,11 +264,12 @@ def leaderboard(games: Iterable[GameSummary], game: str) -> list[PlayerStats]:
 def ranked(records: Iterable[PlayerStats], game: str) -> list[PlayerStats]:
     """``records`` of one game in the leaderboard's order (see ``leaderboard``)."""
     rows = list(records)
+    rated = game_rules(game).rated
 
     def key(row: PlayerStats) -> tuple[float | str, ...]:
         rate = row.win_rate if row.win_rate is not None else -1
         average = row.average_round if row.average_round is not None else float("inf")
-        if game == "kozel":
+        if rated:
             return (-row.rating_points, -row.wins, -rate, average, row.key)
         return (-row.wins, -rate, average, row.key)
 

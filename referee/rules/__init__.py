@@ -12,6 +12,9 @@ from referee.rules.options import GameDeclaration, Option
 
 GAMES: dict[str, type[GameRules]] = {rules.name: rules for rules in (MexicanTrain, ChickenFoot, Kozel)}
 
+# The game a new table starts with and whose rule book the home page opens: the first registered.
+DEFAULT_GAME = next(iter(GAMES))
+
 
 def game_rules(key: str) -> type[GameRules]:
     """The rules of the game called ``key`` (``KeyError`` if there is none)."""
@@ -29,6 +32,7 @@ def title(key: str) -> str:
 
 
 __all__ = [
+    "DEFAULT_GAME",
     "GAMES",
     "Action",
     "BadRequest",

@@ -514,6 +514,14 @@ class GameRules:
     # A hand entered as 0 points is the hand of the player who went out: true where no hand
     # left can score 0 (Kozel); elsewhere a 0 may also be a lone 0-0 worth nothing.
     zero_is_out: ClassVar[bool] = False
+    # The reminder that a player is down to one tile (mt.last-tile …): shown as a banner on
+    # the table. None where the game has no such announcement.
+    last_tile_rule: ClassVar[str | None] = None
+    # A game won on rating points and lost by its goats (Kozel) has no places by totals.
+    rated: ClassVar[bool] = False
+    # What the score sheet calls the double that opens a round ("Engine"; a Phrase), or ""
+    # where rounds do not start from one.
+    round_double_name: ClassVar[str] = phrase("Double")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -524,6 +532,11 @@ class GameRules:
             cls.title = declaration.title
             cls.default_set = declaration.default_set
             cls.sets = declaration.sets
+
+    @classmethod
+    def ends_first_turn(cls, options: Any) -> bool:
+        """True where a player ends their own first turn with an ``end`` action."""
+        return False
 
     @classmethod
     def check_player_name(cls, name: str) -> None:

@@ -623,6 +623,7 @@ class ChickenFoot(LowestTotalGame):
     Options = ChickenFootOptions
     Round = ChickenFootRound
     out_rule = "cf.end"
+    last_tile_rule = "cf.end"
 
     @classmethod
     def tie_break(cls, options: ChickenFootOptions) -> str:

@@ -571,6 +571,8 @@ class Kozel(GameRules):
     Round = KozelRound
     out_rule = "kz.out"
     zero_is_out = True  # kz.score.zero: a lone 0-0 counts 10 or 25, so only an empty hand is 0
+    rated = True  # kz.goat, kz.rating
+    round_double_name = ""  # a round's lead is any tile, not a double it grows from (kz.lead.next)
 
     @classmethod
     def pad_round_end(cls, empty: str | None) -> RoundEnd:

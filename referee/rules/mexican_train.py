@@ -747,6 +747,12 @@ class MexicanTrain(LowestTotalGame):
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
     out_rule = "mt.end.domino"
+    last_tile_rule = "mt.last-tile"
+    round_double_name = phrase("Engine")
+
+    @classmethod
+    def ends_first_turn(cls, options: MexicanTrainOptions) -> bool:
+        return bool(options.first_turn == "build")  # mt.first-turn
 
     @classmethod
     def check_player_name(cls, name: str) -> None:

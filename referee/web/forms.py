@@ -26,7 +26,7 @@ from wtforms import (
 )
 from wtforms.validators import NumberRange, Optional, Regexp
 
-from referee.rules import GAMES
+from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import bad_request
 from referee.rules.options import CHOICE, FLAG, Option
 from referee.tiles import SET_SIZES
@@ -119,7 +119,7 @@ class NewGameForm(Form):
     game = SelectField(
         "Game",
         choices=[(key, rules.declaration.label) for key, rules in GAMES.items()],
-        default="mexican-train",
+        default=DEFAULT_GAME,
     )
     players = FieldList(StringField("Player"), min_entries=2)
     set = SelectField("Set", choices=SET_CHOICES, default="")

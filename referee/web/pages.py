@@ -31,7 +31,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from referee.match import GameConfig, Match, UnknownRound
-from referee.rules import GAMES
+from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import game_of_rule, rules_for
 from referee.store import StoredGame, VersionConflict
@@ -134,6 +134,12 @@ def link_to(endpoint: str, **values: Any) -> str | None:
     return url_for(endpoint, **values)
 
 
+@bp.app_context_processor
+def default_game() -> dict[str, str]:
+    """The game the new-game page preselects and the home page's rule book opens."""
+    return {"default_game": DEFAULT_GAME}
+
+
 @bp.app_template_global()
 def rule_anchor(rule_id: str) -> str:
     return "rule-" + rule_id.replace(".", "-")
@@ -142,7 +148,7 @@ def rule_anchor(rule_id: str) -> str:
 @bp.app_template_global()
 def rule_book_game(rule_id: str | None, game: str | None) -> str:
     """Which game's rule book holds ``rule_id`` (common ids are in every book)."""
-    return game_of_rule(rule_id) or game or "mexican-train"
+    return game_of_rule(rule_id) or game or DEFAULT_GAME
 
 
 # ----- home and new game ---------------------------------------------------------------------
@@ -194,7 +200,7 @@ def last_table() -> dict[str, Any] | None:
         return None
     players = [p for p in data["players"] if isinstance(p, str) and p.strip()][:30]
     return {
-        "game": data.get("game") if data.get("game") in GAMES else "mexican-train",
+        "game": data.get("game") if data.get("game") in GAMES else DEFAULT_GAME,
         "players": players,
         "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
         "set": str(data.get("set")) if str(data.get("set")) in map(str, SET_SIZES) else "",
@@ -513,7 +519,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         if (match.setup and match.setup.double and not match.finished)
         else None,
         "standings": standings(match),
-        "placings": placings(match) if config.game != "kozel" else [],
+        "placings": [] if match.rules.rated else placings(match),
         "rows": rows,
         "chart_svg": shared_chart(match) if rows else None,
         "winners": list(match.standing.winners),
@@ -541,6 +547,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         "round_status": match.round_status(),
         "last_entry": last_entry(match),
         "is_kozel": config.game == "kozel",
+        "double_heading": tr(match.rules.round_double_name) if match.rules.round_double_name else None,
         "locked": bool(stored.pin_hash) and stored.id not in (session.get("unlocked") or []),
     }
 

@@ -41,7 +41,6 @@ TEMPLATES = {
 }
 # Reminders shown as a banner: a player is down to one tile (mt.last-tile; chicken-foot
 # reminds it under cf.end).
-LAST_TILE_RULES = ("mt.last-tile", "cf.end")
 
 
 @dataclass(frozen=True)
@@ -363,7 +362,7 @@ def render_table(
     controls = {
         "draw": draw["ok"],
         "pass": pass_["ok"],
-        "end": config.game == "mexican-train" and getattr(config.options, "first_turn", "single") == "build",
+        "end": match.rules.ends_first_turn(config.options),
         "end_legal": end_turn["ok"],
         "why": {"draw": draw["reason"], "pass": pass_["reason"], "end": end_turn["reason"]},
     }
@@ -373,7 +372,7 @@ def render_table(
 
     last_action = match.history[-1] if match.history else None
     reminders = rnd.get("reminders") or []
-    banners = [r for r in reminders if r["rule"] in LAST_TILE_RULES]
+    banners = [r for r in reminders if r["rule"] == match.rules.last_tile_rule]
     notes = [r for r in reminders if r not in banners]
     # The engine's reminders end with what the player on turn must do now: shown at the top.
     now = notes.pop() if notes and playing else None

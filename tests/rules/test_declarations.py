@@ -185,3 +185,42 @@ def test_only_mexican_train_keeps_the_name_mexican_for_its_train(key):
         assert refused.value.message == '"mexican" names the Mexican train: choose another player name.'
     else:
         assert GameConfig.from_json({"game": key, "players": players}).players[1] == "Mexican"
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_the_last_tile_reminder_is_one_of_the_games_own_rules(key):
+    """The table page shows this rule's reminders as a banner: it must be the id the
+    engine's reminders carry, in the game's own book."""
+    from referee.rules.book import rules_for
+
+    rule = game_rules(key).last_tile_rule
+    if key == "kozel":
+        assert rule is None
+    else:
+        assert rule in {rule.id for rule in rules_for(key)}
+
+
+def test_a_round_ends_first_turns_only_where_the_first_turn_is_built():
+    mexican = game_rules("mexican-train")
+    build = GameConfig.from_json(
+        {"game": "mexican-train", "players": ["Ana", "Ben"], "options": {"first_turn": "build"}}
+    )
+    single = GameConfig.from_json({"game": "mexican-train", "players": ["Ana", "Ben"]})
+    assert mexican.ends_first_turn(build.options) is True
+    assert mexican.ends_first_turn(single.options) is False
+    for key in ("chicken-foot", "kozel"):
+        players = ["Ana", "Ben"]
+        assert (
+            game_rules(key).ends_first_turn(GameConfig.from_json({"game": key, "players": players}).options)
+            is False
+        )
+
+
+@pytest.mark.parametrize(
+    "key, rated, heading",
+    [("mexican-train", False, "Engine"), ("chicken-foot", False, "Double"), ("kozel", True, "")],
+)
+def test_how_each_game_is_ranked_and_what_its_round_double_is_called(key, rated, heading):
+    rules = game_rules(key)
+    assert rules.rated is rated
+    assert str(rules.round_double_name) == heading

@@ -77,7 +77,7 @@ def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
     )
     header = [_("Round")]
     if not kozel:
-        header.append(_("Engine") if config.game == "mexican-train" else _("Double"))
+        header.append(context["double_heading"] or "")
     header += players
     rows = []
     for row in context["rows"]:
