@@ -22,6 +22,8 @@ from referee.vision.decode import Decoded
 
 HALF = 96  # side of the square a half is warped to for counting
 RAW_SIDE = 0.3
+RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
+LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -72,7 +74,10 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
     # thin dark strokes only: a bar that touches a tile's shaded edge is cut free from it
     kernel = np.ones((15, 15), np.uint8)
     thin = (cv2.morphologyEx(value, cv2.MORPH_BLACKHAT, kernel) > 28).astype(np.uint8)
-    return bars + _bars_in(thin, side)
+    # a bar is near black on its face while the shading of a tile's rounded rim is only a
+    # little darker: with the rim left out, a bar that runs up to the face's edge stands alone
+    deep = (value.astype(np.float32) < RELATIVE_DARK * local.astype(np.float32)).astype(np.uint8)
+    return bars + _bars_in(thin, side) + _bars_in(deep, side)
 
 
 def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
@@ -432,6 +437,11 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
         levels = _on_a_face(value, bar, min_contrast)
         if levels is not None:
             candidates.append((bar, levels))
+    if len(candidates) >= 3:
+        # the tiles of one photo are of one set and at similar distances: a "bar" several
+        # times the usual length is a tile's shadow or a seam of the table
+        usual = float(np.median([bar.length for bar, _ in candidates]))
+        candidates = [(bar, levels) for bar, levels in candidates if bar.length <= LONGEST_BAR * usual]
     if candidates:
         # faces are the brightest things on the table: a "bar" on a dim surface is texture
         brightest = max(levels[0] for _, levels in candidates)
