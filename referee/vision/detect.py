@@ -24,6 +24,8 @@ HALF = 96  # side of the square a half is warped to for counting
 RAW_SIDE = 0.3
 RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
 LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
+SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
+MAX_SHEAR = 30  # degrees a tile's long side may lean from square to its bar on a photo
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -41,6 +43,7 @@ class Bar:
 class Half:
     pips: int
     confidence: float
+    foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
 
 
 @dataclass(slots=True)
@@ -299,6 +302,43 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
     return Bar(centre, u, n, L, bar.thickness, bar.strength), width
 
 
+def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
+    """The bar with its normal turned to the tile's long sides as the photo shows them.
+
+    Seen from the side, a tile's long sides are no longer square to its bar (the
+    perspective shears the face). The straight edges around the bar (the tile's long sides,
+    its rows of pips, its neighbours' sides) are gathered by direction, and the strongest
+    direction within 30 degrees of the bar's normal is taken when it clearly beats the
+    normal itself; in a photo taken from above it is the normal."""
+    c, n = bar.centre, bar.normal
+    h, w = value.shape
+    reach = int(1.6 * width) + 2
+    x0, y0 = max(0, int(c[0]) - reach), max(0, int(c[1]) - reach)
+    x1, y1 = min(w, int(c[0]) + reach + 1), min(h, int(c[1]) + reach + 1)
+    patch = value[y0:y1, x0:x1].astype(np.float32)
+    if min(patch.shape) < 8:
+        return bar
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(gx, gy)
+    strong = magnitude > np.percentile(magnitude, 85)
+    # an edge runs square to its gradient; directions are taken modulo 180 degrees
+    edge = (np.degrees(np.arctan2(gy[strong], gx[strong])) + 90.0) % 180.0
+    histogram = np.bincount(np.round(edge).astype(int) % 180, weights=magnitude[strong], minlength=180)
+    histogram = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]), np.ones(5), "valid")
+    normal = math.degrees(math.atan2(float(n[1]), float(n[0]))) % 180.0
+    offsets = np.arange(-MAX_SHEAR, MAX_SHEAR + 1)
+    scores = histogram[np.round(normal + offsets).astype(int) % 180]
+    best = int(np.argmax(scores))
+    if abs(offsets[best]) < 3 or scores[best] < 1.3 * scores[MAX_SHEAR]:
+        return bar
+    theta = math.radians(normal + float(offsets[best]))
+    v = np.array([math.cos(theta), math.sin(theta)], dtype=np.float32)
+    if float(v @ n) < 0:
+        v = -v
+    return Bar(bar.centre, bar.along, v, bar.length, bar.thickness, bar.strength)
+
+
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
@@ -325,17 +365,21 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs: list[float] = []
+    side_in = HALF - 2 * margin
+    foreign = False
     for i in range(1, count):
         _x, _y, w, h, area = stats[i]
         if area < 12:
             continue
+        if max(w, h) > 0.4 * side_in and min(w, h) > 0.25 * side_in:
+            foreign = True  # broad in both directions: a letter or a logo, not a pip
         if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
             continue  # a stroke or sliver (an edge's shadow, a seam), not a pip
         if area / float(w * h) < 0.35:
             continue
         blobs.append(float(area))
     if not blobs:
-        return Half(0, 0.8 if spread < 60 else 0.6)
+        return Half(0, 0.8 if spread < 60 else 0.6, foreign)
     typical = float(np.median(np.array(blobs)))
     pips = 0
     unsure = 0.0
@@ -348,7 +392,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence)
+    return Half(pips, confidence, foreign)
 
 
 def read_image(image: Decoded, highest: int) -> Reading:
@@ -375,6 +419,8 @@ def read_image(image: Decoded, highest: int) -> Reading:
             confidence = min(confidence, 0.2)
             pa, pb = min(pa, highest), min(pb, highest)
         ratio = (item.ends[0] + item.ends[1]) / item.width
+        if ratio < SHORTEST_TILE:
+            continue  # far shorter than a tile seen from any usual angle: a printed mark
         if not 1.4 <= ratio <= 3.2:
             confidence *= 0.6
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
@@ -431,6 +477,42 @@ def _stands_out(
     return False
 
 
+def _read_tile(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    dense: bool,
+    width: float,
+    highest: int,
+) -> tuple[Found | None, bool]:
+    """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
+    and whether both halves were found of about equal length."""
+    colour = _face_colour(rgb, value, bar)
+    ends = (
+        _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
+        _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
+    )
+    if min(ends) < 0.45 * bar.length:
+        return None, False
+    even = max(ends) <= 1.3 * min(ends)
+    if not even:  # walked into a touching tile: halves are equal
+        ends = (min(ends), min(ends))
+    if not _stands_out(rgb, value, bar, ends, width):
+        return None, even
+    halves = (
+        _count_pips(rgb, bar, 1, ends[0], width),
+        _count_pips(rgb, bar, -1, ends[1], width),
+    )
+    if any(half.foreign for half in halves):
+        return None, even  # printed letters on a tile's back, a box's label
+    if dense and max(half.pips for half in halves) > highest:
+        return None, even  # a face only with its dark parts closed over, and no tile of the set
+    return Found(bar, ends, width, halves), even
+
+
 def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: float = 35) -> list[Found]:
     candidates = []
     for bar in _find_bars(value):
@@ -456,24 +538,19 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
             if bar.length < 0.45 * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
-            colour = _face_colour(rgb, value, bar)
-            ends = (
-                _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
-                _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
-            )
-            if min(ends) < 0.45 * bar.length:
-                continue
-            if max(ends) > 1.3 * min(ends):  # walked into a touching tile: halves are equal
-                ends = (min(ends), min(ends))
-            if not _stands_out(rgb, value, bar, ends, width):
-                continue
-            halves = (
-                _count_pips(rgb, bar, 1, ends[0], width),
-                _count_pips(rgb, bar, -1, ends[1], width),
-            )
-            if dense and max(half.pips for half in halves) > highest:
-                continue  # a face only with its dark parts closed over, and no tile of the set
-            found.append(Found(bar, ends, width, halves))
+            item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest)
+            if item is None or not even:
+                # a tile not found square to its bar, or with halves of unequal length, is
+                # tried again along the tile's long sides as the photo shows them (oblique)
+                sheared = _long_axis(value, bar, width)
+                if sheared is not bar:
+                    other, other_even = _read_tile(
+                        rgb, value, closed, sheared, face, dark, dense, width, highest
+                    )
+                    if other is not None and (item is None or other_even):
+                        item = other
+            if item is not None:
+                found.append(item)
     return found
 
 
