@@ -25,7 +25,9 @@ RAW_SIDE = 0.3
 RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
 LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
 SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
-MAX_SHEAR = 30  # degrees a tile's long side may lean from square to its bar on a photo
+MAX_SHEAR = 20  # degrees a tile's long side may lean from square to its bar on a photo
+DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this bright
+OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -163,7 +165,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
     contrast = face - float(inner)
-    if contrast < min_contrast or face < 120:  # a face is white, ivory or (on the negative) black
+    if contrast < min_contrast or face < DIMMEST_FACE:  # white, ivory or (on the negative) black
         return None
     dense = False  # a side that is face only with its pips closed over
     for side, grid in zip(sides, _SIDES):
@@ -308,7 +310,7 @@ def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
     Seen from the side, a tile's long sides are no longer square to its bar (the
     perspective shears the face). The straight edges around the bar (the tile's long sides,
     its rows of pips, its neighbours' sides) are gathered by direction, and the strongest
-    direction within 30 degrees of the bar's normal is taken when it clearly beats the
+    direction within MAX_SHEAR degrees of the bar's normal is taken when it clearly beats the
     normal itself; in a photo taken from above it is the normal."""
     c, n = bar.centre, bar.normal
     h, w = value.shape
@@ -487,14 +489,19 @@ def _read_tile(
     dense: bool,
     width: float,
     highest: int,
+    forced: float | None = None,
 ) -> tuple[Found | None, bool]:
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
-    and whether both halves were found of about equal length."""
-    colour = _face_colour(rgb, value, bar)
-    ends = (
-        _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
-        _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
-    )
+    and whether both halves were found of about equal length. ``forced`` takes that length
+    for both halves instead of walking to the tile's ends."""
+    if forced is not None:
+        ends = (forced, forced)
+    else:
+        colour = _face_colour(rgb, value, bar)
+        ends = (
+            _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
+            _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
+        )
     if min(ends) < 0.45 * bar.length:
         return None, False
     even = max(ends) <= 1.3 * min(ends)
@@ -511,6 +518,44 @@ def _read_tile(
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
     return Found(bar, ends, width, halves), even
+
+
+def _sure(item: Found, highest: int) -> float:
+    """How sure a reading is: its less certain half, nothing when a half is above the set."""
+    if max(half.pips for half in item.halves) > highest:
+        return 0.0
+    return min(half.confidence for half in item.halves)
+
+
+def _reread_overlong(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    readings: list[tuple[Found, float, float, bool]],
+    highest: int,
+    found: list[Found],
+) -> list[Found]:
+    """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
+    table) read again with the half length the surely read tiles of the photo show (a half
+    is as long as the tile is wide in a photo from above); the surer reading is kept."""
+    ratios = [
+        (item.ends[0] + item.ends[1]) / (2 * item.width)
+        for item, *_ in readings
+        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends)
+    ]
+    usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
+    usual = min(max(usual, 0.8), 1.6)
+    out = []
+    for item, face, dark, dense in readings:
+        length = usual * item.width
+        if max(item.ends) > OVERLONG * length or _sure(item, highest) == 0.0:
+            other, _ = _read_tile(
+                rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
+            )
+            if other is not None and _sure(other, highest) > _sure(item, highest):
+                item = other
+        out.append(item)
+    return out
 
 
 def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: float = 35) -> list[Found]:
@@ -534,6 +579,7 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
         size = max(3, int(typical * 0.4)) | 1
         # the face with its pips closed over: the walk to a tile's end is not stopped by a pip
         closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        readings: list[tuple[Found, float, float, bool]] = []
         for bar, (face, dark, dense) in candidates:
             if bar.length < 0.45 * typical:
                 continue
@@ -551,6 +597,8 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
                         item = other
             if item is not None:
                 found.append(item)
+                readings.append((item, face, dark, dense))
+        found = _reread_overlong(rgb, value, closed, readings, highest, found)
     return found
 
 
