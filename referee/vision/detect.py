@@ -28,6 +28,7 @@ SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a phot
 MAX_SHEAR = 20  # degrees a tile's long side may lean from square to its bar on a photo
 DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this bright
 OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
+SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -621,4 +622,29 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
                 break
         if not inside:
             kept.append(item)
-    return kept
+    return _drop_seams(kept)
+
+
+def _drop_seams(kept: list[Found]) -> list[Found]:
+    """The seam between two tiles laid end to end looks like a bar: the "tile" read on it
+    lies half on each of them. A tile mostly covered by two or more other tiles is dropped,
+    the most covered first."""
+    kept = list(kept)
+    while True:
+        worst, worst_share = None, SEAM_COVER
+        for item in kept:
+            area = cv2.contourArea(item.corners())
+            if area <= 0:
+                continue
+            covers = [
+                cv2.intersectConvexConvex(item.corners(), other.corners())[0]
+                for other in kept
+                if other is not item
+            ]
+            covers = [c for c in covers if c > 0.15 * area]
+            share = sum(covers) / area
+            if len(covers) >= 2 and share > worst_share:
+                worst, worst_share = item, share
+        if worst is None:
+            return kept
+        kept = [item for item in kept if item is not worst]
