@@ -571,6 +571,9 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
         usual = float(np.median([bar.length for bar, _ in candidates]))
         candidates = [(bar, levels) for bar, levels in candidates if bar.length <= LONGEST_BAR * usual]
     if candidates:
+        # a stroke much shorter than the photo's bars is a mark on a face or the table
+        typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
+        candidates = [(bar, levels) for bar, levels in candidates if bar.length >= 0.45 * typical]
         # faces are the brightest things on the table: a "bar" on a dim surface is texture
         brightest = max(levels[0] for _, levels in candidates)
         candidates = [(bar, levels) for bar, levels in candidates if levels[0] >= 0.72 * brightest]
