@@ -21,7 +21,7 @@ from referee.vision import Reading, ReadTile
 from referee.vision.decode import Decoded
 
 HALF = 96  # side of the square a half is warped to for counting
-RAW_SIDE = 0.3
+RAW_SIDE = 0.2
 RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
 LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
 SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
