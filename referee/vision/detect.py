@@ -29,6 +29,7 @@ MAX_SHEAR = 20  # degrees a tile's long side may lean from square to its bar on 
 DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this bright
 OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
 SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
+LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -145,7 +146,9 @@ def _sample(value: np.ndarray, points: np.ndarray) -> Any:
     return out
 
 
-def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float, bool] | None:
+def _on_a_face(
+    value: np.ndarray, bar: Bar, min_contrast: float = 35, need_end: bool = True
+) -> tuple[float, float, bool] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
     inner = np.nanmedian(_sample(value, _around(bar, _CORE)))
@@ -187,7 +190,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     bright_ends = [
         not np.all(np.isnan(end)) and np.nanmean(end > inner + 0.6 * contrast) >= 0.5 for end in ends
     ]
-    if not any(bright_ends):
+    if need_end and not any(bright_ends):
         return None
     return face, float(inner), dense
 
@@ -401,10 +404,16 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
-    found = _drop_overlaps(_find_tiles(rgb, grey, highest))
+    bars = _find_bars(grey)
+    found = _drop_overlaps(_find_tiles(rgb, grey, highest, bars=bars))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
     negative = _find_tiles(rgb, 255 - grey, highest, min_contrast=100)
     for item in _drop_overlaps(negative):
+        if not any(_overlap(item, other) for other in found):
+            found.append(item)
+    # faces no brighter than the table (a side view, a white or marble table): the bars no
+    # tile was read from are tried again on the likeness to their own face's colour
+    for item in _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)):
         if not any(_overlap(item, other) for other in found):
             found.append(item)
     tiles = []
@@ -559,9 +568,15 @@ def _reread_overlong(
     return out
 
 
-def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: float = 35) -> list[Found]:
+def _find_tiles(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    highest: int,
+    min_contrast: float = 35,
+    bars: list[Bar] | None = None,
+) -> list[Found]:
     candidates = []
-    for bar in _find_bars(value):
+    for bar in _find_bars(value) if bars is None else bars:
         levels = _on_a_face(value, bar, min_contrast)
         if levels is not None:
             candidates.append((bar, levels))
@@ -604,6 +619,66 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
                 readings.append((item, face, dark, dense))
         found = _reread_overlong(rgb, value, closed, readings, highest, found)
     return found
+
+
+def _find_by_likeness(
+    rgb: np.ndarray, grey: np.ndarray, highest: int, found: list[Found], bars: list[Bar]
+) -> list[Found]:
+    """Tiles read around the bars left over, each on an image of how alike each pixel is to
+    the colour of the bar's own face: the face is bright there whatever the light, and the
+    table, the pips (of any colour) and the bar dark."""
+    tried: list[Bar] = []
+    polygons = [item.corners().reshape(-1, 1, 2) for item in found]
+    out: list[Found] = []
+    h, w = grey.shape
+    lengths = [item.bar.length for item in found]
+    shortest = 0.6 * float(np.median(lengths)) if lengths else 0.0
+    for bar in bars:
+        if bar.length < shortest:
+            continue
+        centre = tuple(map(float, bar.centre))
+        if any(cv2.pointPolygonTest(poly, centre, False) >= 0 for poly in polygons):
+            continue
+        if any(np.linalg.norm(bar.centre - other.centre) < 0.3 * bar.length for other in tried):
+            continue
+        tried.append(bar)
+        if len(tried) > LIKENESS_BARS:
+            break
+        colour = _face_colour(rgb, grey, bar)
+        if colour.max() < 110 or colour.max() - colour.min() > 0.45 * colour.max():
+            continue  # not a white or ivory face (black tiles have their own pass)
+        reach = int(3.2 * bar.length) + 4
+        x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
+        x1, y1 = min(w, int(centre[0]) + reach + 1), min(h, int(centre[1]) + reach + 1)
+        patch = rgb[y0:y1, x0:x1]
+        distance = np.abs(patch.astype(np.int16) - colour.astype(np.int16)[None, None, :]).max(axis=2)
+        like = cv2.GaussianBlur(np.clip(255 - 2 * distance, 0, 255).astype(np.uint8), (3, 3), 0)
+        shift = np.array([x0, y0], dtype=np.float32)
+        local = Bar(bar.centre - shift, bar.along, bar.normal, bar.length, bar.thickness, bar.strength)
+        # a bar that runs to the face's edges (many coloured sets) has no face beyond its ends
+        levels = _on_a_face(like, local, need_end=False)
+        if levels is None:
+            continue
+        face, dark, dense = levels
+        size = max(3, int(bar.length * 0.4)) | 1
+        closed = cv2.morphologyEx(like, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        local, width = _width(like, closed, local, face, dark)
+        item, even = _read_tile(patch, like, closed, local, face, dark, dense, width, highest)
+        if item is None or not even:
+            sheared = _long_axis(like, local, width)
+            if sheared is not local:
+                other, other_even = _read_tile(
+                    patch, like, closed, sheared, face, dark, dense, width, highest
+                )
+                if other is not None and (item is None or other_even):
+                    item = other
+        if item is None or max(half.pips for half in item.halves) > highest:
+            continue
+        moved = Bar(
+            item.bar.centre + shift, item.bar.along, item.bar.normal, item.bar.length, item.bar.thickness, 0.0
+        )
+        out.append(Found(moved, item.ends, item.width, item.halves))
+    return out
 
 
 def _overlap(a: Found, b: Found) -> bool:
