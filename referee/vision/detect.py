@@ -30,6 +30,7 @@ DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this 
 OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
 SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
 LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
+LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour difference from the face
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -652,7 +653,9 @@ def _find_by_likeness(
         x1, y1 = min(w, int(centre[0]) + reach + 1), min(h, int(centre[1]) + reach + 1)
         patch = rgb[y0:y1, x0:x1]
         distance = np.abs(patch.astype(np.int16) - colour.astype(np.int16)[None, None, :]).max(axis=2)
-        like = cv2.GaussianBlur(np.clip(255 - 2 * distance, 0, 255).astype(np.uint8), (3, 3), 0)
+        # steep enough that the table (most of the patch) is dark, however near its colour
+        gain = min(max(200.0 / max(float(np.median(distance)), 1.0), LIKENESS_GAIN), 12.0)
+        like = cv2.GaussianBlur(np.clip(255 - gain * distance, 0, 255).astype(np.uint8), (3, 3), 0)
         shift = np.array([x0, y0], dtype=np.float32)
         local = Bar(bar.centre - shift, bar.along, bar.normal, bar.length, bar.thickness, bar.strength)
         # a bar that runs to the face's edges (many coloured sets) has no face beyond its ends

@@ -135,9 +135,17 @@ def _draw_back(style: Style, w: int, rng: random.Random) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(upright, -1))
 
 
-def _background(rng: random.Random, h: int, w: int) -> np.ndarray:
+def _background(rng: random.Random, h: int, w: int, table: str | None = None) -> np.ndarray:
     kind = rng.choice(["cloth", "wood", "felt", "plain"])
     nprng = np.random.default_rng(rng.randrange(1 << 30))
+    if table is not None:
+        kind = table
+    if kind == "marble":
+        # a white, faintly veined stone table, as light as the tiles or lighter
+        base = np.array([rng.randint(225, 245)] * 3, np.float32) + np.array([-6, 0, 4], np.float32)
+        veins = np.sin((np.arange(w)[None, :] * 0.7 + np.arange(h)[:, None]) / rng.uniform(30, 60))
+        img = base[None, None, :] - (np.abs(veins) < 0.05)[:, :, None] * 40 + nprng.normal(0, 3, (h, w, 1))
+        return np.clip(img, 0, 255).astype(np.uint8)
     if kind == "wood":
         base = np.array([rng.randint(110, 170), rng.randint(70, 110), rng.randint(30, 60)], np.float32)
         ys = np.arange(h)[:, None] + 8 * np.sin(np.arange(w)[None, :] / rng.uniform(40, 90))
@@ -197,6 +205,7 @@ def make_photo(
     backs: int = 0,
     touching: int = 0,
     tilt: float = 0.0,
+    table: str | None = None,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
@@ -205,14 +214,16 @@ def make_photo(
     maker's name printed on their backs are laid among the tiles (not in the labels);
     ``touching`` of the tiles are laid end to end with another; ``tilt`` (0 to about 0.35)
     views the table from the side: the far edge of the photo is that share narrower and the
-    table is foreshortened, so tiles far away are smaller and their faces sheared."""
+    table is foreshortened, so tiles far away are smaller and their faces sheared. ``table``
+    forces the background ("cloth", "wood", "felt", "plain" or "marble": a white stone table
+    as light as the tiles)."""
     rng = random.Random(seed)
     extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
     # (drawing 12 MP directly takes a minute a photo)
     shrink = min(1.0, 1600 / max(size))
     w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
-    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img).astype(np.float32)
+    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img, table).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
     style = _style(rng, pips)
@@ -257,8 +268,8 @@ def make_photo(
     if tilt > 0:
         # the table beyond the tiles' part of it fills the corners the side view opens
         inside = cv2.warpPerspective(np.ones((h_img, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
-        table = _background(extra, h_img, w_img).astype(np.float32)
-        canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img)) * inside + table * (1 - inside)
+        beyond = _background(extra, h_img, w_img).astype(np.float32)
+        canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img)) * inside + beyond * (1 - inside)
     else:
         canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
     boxes = []
@@ -315,6 +326,7 @@ def write_set(
             backs=options.choice((0, 0, 0, 1, 2)),
             touching=options.choice((0, 0, 0, 1, 2)),
             tilt=options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
+            table="marble" if options.random() < 0.125 else None,
         )
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
