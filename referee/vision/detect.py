@@ -31,6 +31,7 @@ OVERLONG = 1.3  # a half this many times the photo's usual half length is re-rea
 SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
 LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
 LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour difference from the face
+SHORTEST_BAR = 0.6  # a bar shorter than this share of the photo's longer bars is a mark
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -589,7 +590,7 @@ def _find_tiles(
     if candidates:
         # a stroke much shorter than the photo's bars is a mark on a face or the table
         typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
-        candidates = [(bar, levels) for bar, levels in candidates if bar.length >= 0.45 * typical]
+        candidates = [(bar, levels) for bar, levels in candidates if bar.length >= SHORTEST_BAR * typical]
         # faces are the brightest things on the table: a "bar" on a dim surface is texture
         brightest = max(levels[0] for _, levels in candidates)
         candidates = [(bar, levels) for bar, levels in candidates if levels[0] >= 0.72 * brightest]
@@ -601,7 +602,7 @@ def _find_tiles(
         closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
         readings: list[tuple[Found, float, float, bool]] = []
         for bar, (face, dark, dense) in candidates:
-            if bar.length < 0.45 * typical:
+            if bar.length < SHORTEST_BAR * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
             item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest)
