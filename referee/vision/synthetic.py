@@ -311,23 +311,29 @@ def _corners(rect: np.ndarray) -> np.ndarray:
 
 
 def write_set(
-    folder: Path, count: int, seed: int = 0, size: tuple[int, int] = (960, 720), highest: int = 12
+    folder: Path,
+    count: int,
+    seed: int = 0,
+    size: tuple[int, int] = (960, 720),
+    highest: int = 12,
+    plain: bool = False,
 ) -> Path:
-    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path."""
+    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
+
+    Each photo draws its options (face-down backs, touching tiles, a side view, a marble
+    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured)."""
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):
         photo_seed = seed * 100_003 + i
         options = random.Random(photo_seed + 1)
-        data, tiles, boxes = make_photo(
-            photo_seed,
-            size=size,
-            highest=highest,
-            backs=options.choice((0, 0, 0, 1, 2)),
-            touching=options.choice((0, 0, 0, 1, 2)),
-            tilt=options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
-            table="marble" if options.random() < 0.125 else None,
-        )
+        extras: dict[str, Any] = {
+            "backs": options.choice((0, 0, 0, 1, 2)),
+            "touching": options.choice((0, 0, 0, 1, 2)),
+            "tilt": options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
+            "table": "marble" if options.random() < 0.125 else None,
+        }
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **({} if plain else extras))
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
         photos.append(
@@ -337,7 +343,7 @@ def write_set(
                 "set_hint": f"double-{highest}, synthetic",
                 "tiles": [str(t) for t in tiles],
                 "total_pips": sum(t.pips for t in tiles),
-                "notes": "",
+                "notes": "" if plain else ", ".join(f"{k}={v}" for k, v in extras.items() if v),
                 "uncertain": False,
                 "image_size": list(size),
                 "boxes": [list(b) for b in boxes],
