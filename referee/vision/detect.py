@@ -32,6 +32,7 @@ SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their
 LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
 LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour difference from the face
 SHORTEST_BAR = 0.6  # a bar shorter than this share of the photo's longer bars is a mark
+LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay face)
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -655,7 +656,7 @@ def _find_by_likeness(
         patch = rgb[y0:y1, x0:x1]
         distance = np.abs(patch.astype(np.int16) - colour.astype(np.int16)[None, None, :]).max(axis=2)
         # steep enough that the table (most of the patch) is dark, however near its colour
-        gain = min(max(200.0 / max(float(np.median(distance)), 1.0), LIKENESS_GAIN), 12.0)
+        gain = min(max(200.0 / max(float(np.median(distance)), 1.0), LIKENESS_GAIN), LIKENESS_STEEPEST)
         like = cv2.GaussianBlur(np.clip(255 - gain * distance, 0, 255).astype(np.uint8), (3, 3), 0)
         shift = np.array([x0, y0], dtype=np.float32)
         local = Bar(bar.centre - shift, bar.along, bar.normal, bar.length, bar.thickness, bar.strength)
