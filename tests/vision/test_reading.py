@@ -82,18 +82,21 @@ def test_halves_above_the_set_are_named_within_it_and_unsure() -> None:
 @pytest.mark.skipif(not (REAL / "labels.json").exists(), reason="../shared/photos is not here")
 def test_real_photos_floor() -> None:
     labels = json.loads((REAL / "labels.json").read_text())
-    labelled = matched = exact = 0
+    labelled = matched = exact = read = 0
     for photo in labels["photos"]:
         reading = read_photo((REAL / photo["file"]).read_bytes(), 12)
         want = Counter(photo["tiles"])
         got = _tiles(reading)
         labelled += sum(want.values())
+        read += sum(got.values())
         matched += min(sum(want.values()), sum(got.values()))
         exact += sum((want & got).values())
         assert all(isinstance(t.tile, Tile) and t.tile.high <= 12 for t in reading.tiles)
-    # the floor the method reaches today (docs/BENCHMARKS.md has the figures)
-    assert matched / labelled >= 0.7
-    assert exact / labelled >= 0.6
+    # the floor the method reaches today (docs/BENCHMARKS.md has the figures: recall 83 %,
+    # 76 % of tiles exact, no tile read where there is none)
+    assert matched / labelled >= 0.8
+    assert exact / labelled >= 0.72
+    assert matched / read >= 0.97
 
 
 def _exact_and_read(photos: list[tuple[bytes, list[Tile]]]) -> tuple[int, int, int]:
@@ -148,7 +151,7 @@ def test_the_printed_backs_of_face_down_tiles_are_not_read() -> None:
     reading = read_photo((REAL / photo["file"]).read_bytes(), 6)
     got = _tiles(reading)
     assert sum((got & Counter(photo["tiles"])).values()) == 7
-    assert len(reading.tiles) <= 8  # before: 10 read, three of them on the printed backs
+    assert len(reading.tiles) == 7  # before: 10 read, three of them on the printed backs
 
 
 def test_tiles_on_a_white_table_as_light_as_their_faces() -> None:
