@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.look_alikes import invisible, skeletons
 from referee.rules import GAMES
 from referee.rules.base import (
     PLAYERS_MOST,
@@ -37,7 +38,6 @@ from referee.tiles import Tile, TileError, full_set
 MODES = ("referee", "scores")
 NAME_MAX = 40
 PLAYERS_MAX = PLAYERS_MOST
-END_RULE = {"mexican-train": "mt.end.domino", "chicken-foot": "cf.end", "kozel": "kz.out"}
 
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -76,7 +76,7 @@ class GameConfig:
             raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
         game = body.get("game")
         if not isinstance(game, str) or game not in GAMES:
-            raise bad_request("'game' must be one of mexican-train, chicken-foot, kozel.", field="game")
+            raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
         rules = GAMES[game]
         mode = body.get("mode", "referee")
         if mode not in MODES:
@@ -111,54 +111,15 @@ class GameConfig:
         }
 
 
-# Characters that draw nothing: format characters (Cf), combining marks on their own, spaces,
-# and the "filler" letters some keyboards offer as a blank name.
-BLANK_CHARACTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0")
-
-# Letters of other scripts drawn exactly like a Latin letter (Cyrillic, Greek): two names that
-# differ only by these are the same name to the eye.
-LOOK_ALIKES = str.maketrans(
-    {
-        **dict.fromkeys("аɑα", "a"),
-        **dict.fromkeys("вβ", "b"),
-        **dict.fromkeys("сϲ", "c"),
-        **dict.fromkeys("ԁ", "d"),
-        **dict.fromkeys("еєε", "e"),
-        **dict.fromkeys("һ", "h"),
-        **dict.fromkeys("іιӏ", "i"),
-        **dict.fromkeys("ј", "j"),
-        **dict.fromkeys("кκ", "k"),
-        **dict.fromkeys("мμ", "m"),
-        **dict.fromkeys("ηп", "n"),
-        **dict.fromkeys("оοσ", "o"),
-        **dict.fromkeys("рρ", "p"),
-        **dict.fromkeys("ԛ", "q"),
-        **dict.fromkeys("ѕ", "s"),
-        **dict.fromkeys("тτ", "t"),
-        **dict.fromkeys("υ", "u"),
-        **dict.fromkeys("ѵν", "v"),
-        **dict.fromkeys("ԝω", "w"),
-        **dict.fromkeys("хχ", "x"),
-        **dict.fromkeys("уγ", "y"),
-        **dict.fromkeys("ᴢ", "z"),
-    }
-)
-
-
-def _invisible(ch: str) -> bool:
-    return ch in BLANK_CHARACTERS or ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs")
-
-
 def _blank(ch: str) -> bool:
     """Draws nothing on its own (a combining mark alone draws on nothing)."""
-    return _invisible(ch) or unicodedata.category(ch) in ("Mn", "Me")
+    return invisible(ch) or unicodedata.category(ch) in ("Mn", "Me")
 
 
-def name_skeleton(name: str) -> str:
-    """What a name looks like: compatibility forms folded (NFKC), case folded, blank
-    characters dropped, letters of other scripts that look Latin read as Latin."""
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    return "".join(ch for ch in folded if not _invisible(ch)).translate(LOOK_ALIKES)
+def name_skeleton(name: str) -> frozenset[str]:
+    """What a name looks like (see ``referee.look_alikes``): two names look the same when
+    they share a skeleton."""
+    return skeletons(name)
 
 
 def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
@@ -187,16 +148,13 @@ def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
             )
         if "<" in name or ">" in name:
             raise bad_request("A player name may not contain '<' or '>'.", field="players")
-        if game == "mexican-train" and name.casefold() == "mexican":
-            raise bad_request(
-                '"mexican" names the Mexican train: choose another player name.', field="players"
-            )
+        GAMES[game].check_player_name(name)
         if name.casefold() in seen:
             raise bad_request(
                 "Two players are called {name!r}: names must be unique.", field="players", name=name
             )
         skeleton = name_skeleton(name)
-        twin = next((other for other in names if name_skeleton(other) == skeleton), None)
+        twin = next((other for other in names if name_skeleton(other) & skeleton), None)
         if twin is not None:
             raise bad_request(
                 "The names {name!r} and {other!r} look the same: choose names the table can tell apart.",
@@ -376,7 +334,7 @@ class Match:
         if self.round_status() != "playing" or self.engine is None:
             outcome = self.engine.outcome() if self.engine else None
             raise refuse(
-                END_RULE[self.config.game] if outcome else None,
+                self.rules.out_rule if outcome else None,
                 "This round is over: enter the hands left to score it.",
             )
         self.engine.apply(action)
@@ -520,9 +478,9 @@ class Match:
         # when it is the only zero.
         emptied = [p for p in players if entries[p] == []]
         zeros = [p for p in players if entries[p] == 0]
-        if config.game == "kozel":
+        if self.rules.zero_is_out:
             emptied, zeros = emptied + zeros, []
-        end_rule = END_RULE[config.game]
+        end_rule = self.rules.out_rule
         if len(emptied) > 1:
             raise refuse(
                 end_rule,
@@ -678,8 +636,8 @@ class Match:
         seen = self.engine.outcome() if self.engine else None
         if previous is None and self.referee and number == self.number and seen is not None:
             return seen
-        if self.config.game == "kozel" and not self.referee:
-            return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
+        if not self.referee:
+            return self.rules.pad_round_end(empty)
         return RoundEnd(EndReason.TABLE, empty)
 
     def _after_booking(self) -> None:

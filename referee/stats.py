@@ -192,12 +192,79 @@ def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[
     return stats
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One player's part in one game: what the lists add up (kept by the store, one row per
+    player and game, so the lists never go through the games themselves)."""
+
+    game_id: str
+    key: str
+    name: str
+    game: str
+    created: str
+    finished: bool
+    won: bool
+    total: int
+    place: int | None  # finished games only
+    rounds: int
+    round_points: int
+    best: int | None  # the lowest round, and the first round that scored it
+    best_round: int | None
+    worst: int | None  # the highest round, and the first round that scored it
+    worst_round: int | None
+    goat: bool  # finished Kozel games only
+    rating: int  # finished games only
+
+
+def player_games(summary: GameSummary) -> list[PlayerGame]:
+    """The rows of ``summary``, one per player, with what ``player_stats`` counts of them."""
+    rows = []
+    for name in summary.players:
+        best = worst = best_round = worst_round = None
+        points_total = 0
+        for number, points in summary.rounds:
+            value = points[name]
+            points_total += value
+            if best is None or value < best:
+                best, best_round = value, number
+            if worst is None or value > worst:
+                worst, worst_round = value, number
+        finished = summary.finished
+        rows.append(
+            PlayerGame(
+                summary.id,
+                player_key(name),
+                name,
+                summary.game,
+                summary.created,
+                finished,
+                finished and name in summary.winners,
+                summary.totals[name],
+                summary.place(name) if finished else None,
+                len(summary.rounds),
+                points_total,
+                best,
+                best_round,
+                worst,
+                worst_round,
+                finished and name in summary.goats,
+                (summary.rating or {}).get(name, 0) if finished else 0,
+            )
+        )
+    return rows
+
+
 def leaderboard(games: Iterable[GameSummary], game: str) -> list[PlayerStats]:
     """Players of one game, best first: most wins, then the best win rate, then the lowest
     average round (Kozel: most rating points first)."""
-    rows = list(player_stats(games, game).values())
+    return ranked(player_stats(games, game).values(), game)
 
-    def key(row: PlayerStats):
+
+def ranked(records: Iterable[PlayerStats], game: str) -> list[PlayerStats]:
+    """``records`` of one game in the leaderboard's order (see ``leaderboard``)."""
+    rows = list(records)
+
+    def key(row: PlayerStats) -> tuple[float | str, ...]:
         rate = row.win_rate if row.win_rate is not None else -1
         average = row.average_round if row.average_round is not None else float("inf")
         if game == "kozel":

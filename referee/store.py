@@ -32,6 +32,7 @@ from sqlite_utils.migrations import Migrations
 
 from referee.match import GameConfig, Match
 from referee.rules.base import Action
+from referee.stats import PlayerGame, player_games, summarize
 
 SNAPSHOT_FORMAT = 4  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
@@ -224,6 +225,78 @@ def m010_sent_hands(db: Database) -> None:
     db.table("hand_sends").create_index(["game_id", "at"])
 
 
+PLAYER_GAME_COLUMNS = tuple(PlayerGame.__dataclass_fields__)
+PLAYER_TOTAL_SUMS = ("games", "finished", "wins", "rounds", "round_points", "goat", "rating_points")
+
+
+@migrations()
+def m011_player_lists(db: Database) -> None:
+    # What the players' lists add up, kept with every write of a game (in its transaction),
+    # so that /players and the leaderboards read a few rows, even on a cold start with
+    # 20,000 games: ``player_games`` has one row per player of every game not in the trash,
+    # ``player_totals`` their sums per player, for all games (scope '') and per kind of game.
+    # ``games.summary_version`` is the version those rows were made at; ``games.unreadable``
+    # says why a game whose log cannot be replayed is left out of the lists.
+    db.table("player_games").create(
+        {
+            "game_id": str,
+            "key": str,
+            "name": str,
+            "game": str,
+            "created": str,
+            "finished": int,
+            "won": int,
+            "total": int,
+            "place": int,
+            "rounds": int,
+            "round_points": int,
+            "best": int,
+            "best_round": int,
+            "worst": int,
+            "worst_round": int,
+            "goat": int,
+            "rating": int,
+        },
+        pk=("game_id", "key"),
+    )
+    for scope in ((), ("game",)):
+        cols = ", ".join(("key", *scope))
+        db.execute(f"create index player_games_last_{len(scope)} on player_games ({cols}, created, game_id)")
+        db.execute(
+            f"create index player_games_best_{len(scope)} on player_games ({cols}, best, created desc, game_id desc)"
+        )
+        db.execute(
+            f"create index player_games_worst_{len(scope)} on player_games ({cols}, worst, created, game_id)"
+        )
+    db.table("player_totals").create(
+        {
+            "scope": str,
+            "key": str,
+            **dict.fromkeys(PLAYER_TOTAL_SUMS, int),
+            "name": str,
+            "last_played": str,
+            "best": int,
+            "best_game_id": str,
+            "best_game": str,
+            "best_round": int,
+            "worst": int,
+            "worst_game_id": str,
+            "worst_game": str,
+            "worst_round": int,
+        },
+        pk=("scope", "key"),
+    )
+    db.table("games").add_column("summary_version", int)
+    db.table("games").add_column("unreadable", str)
+    # Both lists of exceptions are read on every request of the lists: partial indexes keep
+    # them to the few games concerned (none, usually) instead of a scan of every game.
+    db.execute("create index games_unsummarized on games (id) where summary_version is not version")
+    db.execute("create index games_unreadable on games (id) where unreadable is not null")
+    store = Store.inside(db)  # the rows of the games already stored, in this transaction
+    for (game_id,) in db.execute("select id from games where trashed is null").fetchall():
+        store.summarize_game(game_id)
+
+
 class GameNotFound(LookupError):
     pass
 
@@ -282,6 +355,15 @@ def apply_event(match: Match, kind: str, payload: dict[str, Any]) -> None:
         match.enter_hands(payload["round"], {key: value for key, value in payload.items() if key != "round"})
     else:
         raise ValueError(f"unknown event kind {kind!r}")
+
+
+def _summed(match: Match) -> tuple[object, ...]:
+    """What the players' lists read of ``match`` (its standing, which the match makes anew
+    whenever a round is booked, changed or undone; its rounds; who left), held as the objects
+    themselves: when none is replaced by a change, the game's rows of the lists stay as they
+    are (a play in the middle of a round), and nothing is summarized."""
+    rounds = match.rounds
+    return (match.standing, rounds, len(rounds), rounds[-1] if rounds else None, match.left)
 
 
 class MatchCache:
@@ -433,6 +515,7 @@ class Store:
         self._lent: dict[str, tuple[tuple[int, str], Match]] = {}
         self._writing = False
         self._written: set[str] = set()  # games a step of the open write transaction changed
+        self._found_unreadable: dict[str, str] = {}  # games this store could not load: why
         conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db = Database(conn)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -443,15 +526,33 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=30000")
 
+    @classmethod
+    def inside(cls, db: Database) -> Store:
+        """A store on a connection already inside a write transaction (a migration): its
+        reads and writes join that transaction."""
+        store = cls.__new__(cls)
+        store.path, store.cache, store.syncer, store.db = "", None, None, db
+        store._lent, store._writing, store._written, store._found_unreadable = {}, True, set(), {}
+        return store
+
     def migrate(self) -> None:
         migrations.apply(self.db)
 
     def give_back(self) -> None:
-        """Return the matches this store borrowed to the cache (its request is over)."""
+        """Return the matches this store borrowed to the cache (its request is over), and
+        leave the games it found unreadable out of the players' lists."""
         if self.cache is not None:
             for game_id, (key, match) in self._lent.items():
                 self.cache.give_back(game_id, key, match)
         self._lent.clear()
+        found, self._found_unreadable = self._found_unreadable, {}
+        if found and not self.db.conn.in_transaction:
+            try:
+                with self.write():
+                    for game_id, reason in found.items():
+                        self._leave_out(game_id, reason)
+            except sqlite3.Error:  # (a full disk): found again at the next load
+                pass
 
     def close(self) -> None:
         self.give_back()
@@ -505,7 +606,8 @@ class Store:
         """The game's row; a game in the trash is not found unless ``trashed``."""
         rows = list(
             self.db.query(
-                "select id, created, version, pin_hash, snapshot_version, trashed from games where id = ?",
+                "select id, created, version, pin_hash, snapshot_version, trashed, summary_version "
+                "from games where id = ?",
                 [game_id],
             )
         )
@@ -566,7 +668,9 @@ class Store:
         except GameNotFound:
             raise
         except Exception as error:
-            raise GameUnreadable(game_id, f"{type(error).__name__}: {error}") from error
+            reason = f"{type(error).__name__}: {error}"
+            self._found_unreadable[game_id] = reason
+            raise GameUnreadable(game_id, reason) from error
 
     def _events_after(self, game_id: str, version: int) -> list[Event]:
         return [
@@ -650,9 +754,11 @@ class Store:
                     "pin_hash": pin_hash,
                     "snapshot_version": 1,
                     "changed": clock(),
+                    "summary_version": 1,
                 }
             )
             self._append(game_id, 1, "create", config.to_json(), stamp)
+            self._replace_player_games(game_id, player_games(summarize(game_id, stamp, match)))
         self._keep_lent(game_id, (1, stamp), match)
         return StoredGame(game_id, stamp, 1, match, pin_hash)
 
@@ -678,15 +784,24 @@ class Store:
             # From here the lent match is changed in place: if anything below fails, it is
             # dropped (the next load rebuilds it), never given back half-changed.
             del self._lent[game_id]
+            before = _summed(game.match)
             apply_event(game.match, kind, payload)
             game.version += 1
             stamp = stamp or now()
             self._append(game_id, game.version, kind, payload, stamp)
+            after = _summed(game.match)
+            if row["summary_version"] != row["version"] or any(
+                a is not b for a, b in zip(before, after, strict=True)
+            ):
+                self._replace_player_games(
+                    game_id, player_games(summarize(game_id, game.created, game.match))
+                )
             finished = game.match.finished
             if finished or game.version - row["snapshot_version"] >= SNAPSHOT_EVERY:
                 self.db.execute(
                     "update games set version = ?, status = ?, updated = ?, snapshot = ?, "
-                    "snapshot_format = ?, snapshot_version = ?, changed = ? where id = ?",
+                    "snapshot_format = ?, snapshot_version = ?, changed = ?, summary_version = version + 1 "
+                    "where id = ?",
                     [
                         game.version,
                         "finished" if finished else "playing",
@@ -700,7 +815,8 @@ class Store:
                 )
             else:
                 self.db.execute(
-                    "update games set version = ?, status = ?, updated = ?, changed = ? where id = ?",
+                    "update games set version = ?, status = ?, updated = ?, changed = ?, "
+                    "summary_version = version + 1 where id = ?",
                     [game.version, "playing", stamp, clock(), game_id],
                 )
         self._keep_lent(game_id, (game.version, game.created), game.match)
@@ -713,10 +829,11 @@ class Store:
         events: list[dict[str, Any]],
         pin_hash: str | None = None,
         created: str | None = None,
-    ) -> tuple[list[Any], list[tuple[Any, ...]]]:
+    ) -> tuple[list[Any], list[tuple[Any, ...]], list[PlayerGame]]:
         """A whole game's rows, made before any lock is taken: its ``games`` row (the state
-        of ``match``, its log already replayed) and its ``events`` rows (``events``: version,
-        kind, payload, created; the first one its ``create``). See ``insert_replayed``."""
+        of ``match``, its log already replayed), its ``events`` rows (``events``: version,
+        kind, payload, created; the first one its ``create``) and its players' rows of the
+        lists. See ``insert_replayed``."""
         version = len(events)
         moment = now()
         stamp = created or events[0]["created"] or moment
@@ -748,9 +865,9 @@ class Store:
             )
             for e in events
         ]
-        return game_row, event_rows
+        return game_row, event_rows, player_games(summarize(game_id, stamp, match))
 
-    def insert_replayed(self, games: list[tuple[list[Any], list[tuple[Any, ...]]]]) -> None:
+    def insert_replayed(self, games: list[tuple[list[Any], list[tuple[Any, ...]], list[PlayerGame]]]) -> None:
         """Store whole games (``replayed_rows``) in one transaction: one insert per table,
         not one change per event, so that an import holds the write lock for the inserts
         alone."""
@@ -758,14 +875,17 @@ class Store:
             changed = clock()
             self.db.conn.executemany(
                 "insert into games (id, game, mode, players, status, created, updated, version, "
-                "snapshot, snapshot_format, pin_hash, snapshot_version, changed) "
-                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [[*row, changed] for row, _events in games],
+                "snapshot, snapshot_format, pin_hash, snapshot_version, changed, summary_version) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [[*row, changed, row[7]] for row, _events, _players in games],
             )
             self.db.conn.executemany(
                 "insert into events (game_id, version, kind, payload, created) values (?, ?, ?, ?, ?)",
-                [event for _row, events in games for event in events],
+                [event for _row, events, _players in games for event in events],
             )
+            rows = [player for _row, _events, players in games for player in players]
+            self._insert_player_games(rows)
+            self._add_to_totals([(None, player) for player in rows])
 
     def _keep_lent(self, game_id: str, key: tuple[int, str], match: Match) -> None:
         """Keep the match a write just made, to give back to the cache; inside a larger
@@ -792,6 +912,7 @@ class Store:
             if guard is not None:
                 guard(game)
             self.db.execute("update games set trashed = ? where id = ?", [clock(), game_id])
+            self._replace_player_games(game_id, [])
         self._forget(game_id)
 
     def restore(self, game_id: str) -> None:
@@ -800,6 +921,7 @@ class Store:
             if not self._row(game_id, trashed=True)["trashed"]:
                 raise GameNotFound(game_id)
             self.db.execute("update games set trashed = null, changed = ? where id = ?", [clock(), game_id])
+            self.summarize_game(game_id)
 
     def purge_trash(self, older_than: str | None = None) -> int:
         """Delete for ever the games in the trash (those thrown away before ``older_than``
@@ -843,6 +965,7 @@ class Store:
             self.db.execute("delete from pin_failures where game_id = ?", [game_id])
             self.db.execute("delete from sent_hands where game_id = ?", [game_id])
             self.db.execute("delete from hand_sends where game_id = ?", [game_id])
+            self._replace_player_games(game_id, [])
             self.db.execute("delete from games where id = ?", [game_id])
         self._lent.pop(game_id, None)
         if self.cache is not None:
@@ -929,6 +1052,187 @@ class Store:
                 [game_id, number],
             )
         }
+
+    # ----- the players' lists (rows kept with every write of a game) -----------------------
+
+    def summarize_game(self, game_id: str) -> None:
+        """Make the game's rows of the players' lists again from the game itself (a game
+        stored before they were kept, or restored from the trash); a game that cannot be
+        read is left out of them, with the reason."""
+        with self.write():
+            row = self.db.execute("select trashed from games where id = ?", [game_id]).fetchone()
+            if row is None or row[0]:
+                return
+            try:
+                game = self._load(self._row(game_id))
+            except GameUnreadable as error:
+                self._found_unreadable.pop(game_id, None)
+                self._leave_out(game_id, error.reason)
+                return
+            self._replace_player_games(game.id, player_games(summarize(game.id, game.created, game.match)))
+            self.db.execute(
+                "update games set summary_version = ?, unreadable = null where id = ?",
+                [game.version, game.id],
+            )
+
+    def _leave_out(self, game_id: str, reason: str) -> None:
+        """The game cannot be read: out of the lists (until it changes), with the reason."""
+        if self.db.execute("select 1 from games where id = ?", [game_id]).fetchone() is None:
+            return
+        self._replace_player_games(game_id, [])
+        self.db.execute(
+            "update games set unreadable = ?, summary_version = version where id = ?", [reason, game_id]
+        )
+
+    def unsummarized(self) -> list[str]:
+        """Games whose rows of the lists are behind them (none, unless written by hand)."""
+        return [
+            r[0]
+            for r in self.db.execute(
+                "select id from games indexed by games_unsummarized "
+                "where summary_version is not version and trashed is null"
+            ).fetchall()
+        ]
+
+    def unreadable_games(self) -> list[str]:
+        """The games left out of the players' lists because they cannot be read."""
+        return [
+            r[0]
+            for r in self.db.execute(
+                "select id from games indexed by games_unreadable "
+                "where unreadable is not null and trashed is null order by id"
+            ).fetchall()
+        ]
+
+    def player_totals(self, scope: str = "") -> list[dict[str, Any]]:
+        """Every player's sums over all games (``scope`` ''), or over one kind of game."""
+        return list(self.db.query("select * from player_totals where scope = ?", [scope]))
+
+    def player_totals_of(self, key: str) -> dict[str, dict[str, Any]]:
+        """One player's sums, by scope ('' for all games)."""
+        return {r["scope"]: r for r in self.db.query("select * from player_totals where key = ?", [key])}
+
+    def player_history(self, key: str) -> list[dict[str, Any]]:
+        """One player's rows, with the game's players (names in turn order, JSON)."""
+        return list(
+            self.db.query(
+                "select p.*, g.players from player_games p join games g on g.id = p.game_id "
+                "where p.key = ? order by p.created desc, p.game_id desc",
+                [key],
+            )
+        )
+
+    def opponents_of(self, key: str) -> list[tuple[str, int, int]]:
+        """(the other's key, my place, their place) for every other player of every finished
+        game of the player ``key``."""
+        return [
+            (r[0], r[1], r[2])
+            for r in self.db.execute(
+                "select other.key, me.place, other.place from player_games me join player_games other "
+                "on other.game_id = me.game_id and other.key != me.key where me.key = ? and me.finished",
+                [key],
+            ).fetchall()
+        ]
+
+    def rebuild_player_totals(self) -> None:
+        """The sums made again from every player row (after rows were copied by hand)."""
+        with self.write():
+            self.db.execute("delete from player_totals")
+            self._add_to_totals(
+                [
+                    (None, PlayerGame(*r))
+                    for r in self.db.execute(
+                        f"select {', '.join(PLAYER_GAME_COLUMNS)} from player_games"
+                    ).fetchall()
+                ]
+            )
+
+    def _replace_player_games(self, game_id: str, rows: list[PlayerGame]) -> None:
+        """Put ``rows`` (none: the game leaves the lists) in place of the game's rows, and
+        bring the sums of the players concerned up to date. Inside a write."""
+        old = {
+            r[1]: PlayerGame(*r)
+            for r in self.db.execute(
+                f"select {', '.join(PLAYER_GAME_COLUMNS)} from player_games where game_id = ?", [game_id]
+            ).fetchall()
+        }
+        new = {row.key: row for row in rows}
+        if old == new:  # (a play in the middle of a round changes nothing here)
+            return
+        self.db.execute("delete from player_games where game_id = ?", [game_id])
+        self._insert_player_games(rows)
+        self._add_to_totals([(old.get(key), new.get(key)) for key in {*old, *new}])
+
+    def _insert_player_games(self, rows: list[PlayerGame]) -> None:
+        marks = ", ".join("?" for _ in PLAYER_GAME_COLUMNS)
+        self.db.conn.executemany(
+            f"insert into player_games ({', '.join(PLAYER_GAME_COLUMNS)}) values ({marks})",
+            [tuple(getattr(row, name) for name in PLAYER_GAME_COLUMNS) for row in rows],
+        )
+
+    def _add_to_totals(self, changes: list[tuple[PlayerGame | None, PlayerGame | None]]) -> None:
+        """Move the sums of each player and scope by (new row - old row), then take their
+        name, last game, best and worst rounds from their rows (one index lookup each)."""
+
+        def counts(row: PlayerGame | None) -> tuple[int, ...]:
+            if row is None:
+                return (0,) * len(PLAYER_TOTAL_SUMS)
+            return (
+                1,
+                int(row.finished),
+                int(row.won),
+                row.rounds,
+                row.round_points,
+                int(row.goat),
+                row.rating,
+            )
+
+        deltas: dict[tuple[str, str], list[int]] = {}
+        for old, new in changes:
+            some = new or old
+            assert some is not None
+            for scope in ("", some.game):
+                delta = deltas.setdefault((scope, some.key), [0] * len(PLAYER_TOTAL_SUMS))
+                for index, (before, after) in enumerate(zip(counts(old), counts(new), strict=True)):
+                    delta[index] += after - before
+        sums = ", ".join(PLAYER_TOTAL_SUMS)
+        for (scope, key), delta in deltas.items():
+            self.db.execute(
+                f"insert into player_totals (scope, key, {sums}) values (?, ?, {', '.join('?' * len(delta))}) "
+                "on conflict(scope, key) do update set "
+                + ", ".join(f"{name} = {name} + excluded.{name}" for name in PLAYER_TOTAL_SUMS),
+                [scope, key, *delta],
+            )
+            where, args = ("key = ? and game = ?", [key, scope]) if scope else ("key = ?", [key])
+            last = self.db.execute(
+                f"select name, created from player_games where {where} order by created desc, game_id desc limit 1",
+                args,
+            ).fetchone()
+            if last is None:
+                self.db.execute("delete from player_totals where scope = ? and key = ?", [scope, key])
+                continue
+            best = (
+                self.db.execute(
+                    f"select best, game_id, game, best_round from player_games where {where} and best is not null "
+                    "order by best, created desc, game_id desc limit 1",
+                    args,
+                ).fetchone()
+                or (None,) * 4
+            )
+            worst = (
+                self.db.execute(
+                    f"select worst, game_id, game, worst_round from player_games where {where} and worst is not null "
+                    "order by worst desc, created desc, game_id desc limit 1",
+                    args,
+                ).fetchone()
+                or (None,) * 4
+            )
+            self.db.execute(
+                "update player_totals set name = ?, last_played = ?, best = ?, best_game_id = ?, best_game = ?, "
+                "best_round = ?, worst = ?, worst_game_id = ?, worst_game = ?, worst_round = ? "
+                "where scope = ? and key = ?",
+                [*last, *best, *worst, scope, key],
+            )
 
     def _append(self, game_id: str, version: int, kind: str, payload: dict[str, Any], stamp: str) -> None:
         self.db.execute(

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from referee.tiles import Tile, TileError, full_set
+from referee.tiles import Tile, TileError, full_set, set_size
 
 if TYPE_CHECKING:
     from referee.rules.options import GameDeclaration
@@ -259,10 +259,29 @@ class RoundEngine:
     action raises ``RuleViolation`` (or ``BadRequest``) and leaves everything as it was.
     Undo is done by the caller, which replays the round's accepted actions on a fresh
     engine, so engines need no mutable history of their own.
+
+    Every engine keeps the same few facts under the same names: ``players`` (in seat
+    order), ``hands`` (how many tiles each holds: the engine never sees which),
+    ``_boneyard`` (tiles left to draw) and ``_outcome`` (how the round ended, ``None``
+    while it is played).
     """
+
+    # Attributes an engine had under another name in snapshots pickled before (old: new).
+    former_names: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, setup: RoundSetup) -> None:
         self.setup = setup
+        self.players: tuple[str, ...] = tuple(setup.players)
+        self.hands: dict[str, int] = dict.fromkeys(self.players, setup.hand_size)
+        self._boneyard: int = set_size(setup.highest) - setup.hand_size * len(self.players)  # not dealt
+        self._outcome: RoundEnd | None = None
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle a snapshot, taking attributes under their former names too."""
+        for old, new in self.former_names.items():
+            if old in state:
+                state[new] = state.pop(old)
+        self.__dict__.update(state)
 
     def apply(self, action: Action) -> None:
         """Check ``action`` and, once accepted, perform it: the dispatch every game shares."""
@@ -289,16 +308,16 @@ class RoundEngine:
         return True
 
     def outcome(self) -> RoundEnd | None:
-        raise NotImplementedError
+        return self._outcome
 
     def turn(self) -> str | None:
         raise NotImplementedError
 
     def boneyard(self) -> int:
-        raise NotImplementedError
+        return self._boneyard
 
     def hand_sizes(self) -> dict[str, int]:
-        raise NotImplementedError
+        return dict(self.hands)
 
     def tiles_on_table(self) -> frozenset[Tile]:
         raise NotImplementedError
@@ -479,7 +498,8 @@ class GameRules:
     """One game's configuration and scoring (variants are configuration, as in chess).
 
     ``declaration`` describes the game once (``referee.rules.options``); ``name``,
-    ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it."""
+    ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it when the game's
+    class is made."""
 
     declaration: ClassVar[GameDeclaration]
     name: ClassVar[str]
@@ -490,6 +510,29 @@ class GameRules:
     Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
     Round: ClassVar[type[RoundEngine]]
     leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
+    out_rule: ClassVar[str]  # the rule that ends a round when a player goes out (mt.end.domino …)
+    # A hand entered as 0 points is the hand of the player who went out: true where no hand
+    # left can score 0 (Kozel); elsewhere a 0 may also be a lone 0-0 worth nothing.
+    zero_is_out: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declaration = cls.__dict__.get("declaration")
+        if declaration is not None:
+            cls.name = declaration.key
+            cls.prefix = declaration.prefix
+            cls.title = declaration.title
+            cls.default_set = declaration.default_set
+            cls.sets = declaration.sets
+
+    @classmethod
+    def check_player_name(cls, name: str) -> None:
+        """Refuse (400) a player name the game needs for something else; any other passes."""
+
+    @classmethod
+    def pad_round_end(cls, empty: str | None) -> RoundEnd:
+        """How a score-pad round ended, as its hands tell it: ``empty`` emptied their hand."""
+        return RoundEnd(EndReason.TABLE, empty)
 
     @classmethod
     def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:

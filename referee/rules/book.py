@@ -3,6 +3,9 @@
 One source feeds both the refusals (a rule id is checked to exist) and the in-app rule
 book, so the text a player is pointed at is the text the referee enforces.
 
+Which rules belong to which game is read from the game's declaration (its ``prefix``:
+``kz.goat`` is Kozel's); the rules common to all games are ``COMMON_IDS``.
+
 Translations sit beside it as ``RULES.<lang>.md`` (``hi``, ``pa``, ``hu``) with the same
 structure and the same rule ids; English is the default and the fallback for a rule (or
 a whole book) that a translation lacks.
@@ -15,11 +18,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from referee.rules import GAMES
+
 RULES_FILE = Path(__file__).with_name("RULES.md")
 DEFAULT_LANG = "en"
 TRANSLATED = ("hi", "pa", "hu")
 COMMON_IDS = ("tiles", "pips", "unique", "turn", "hidden")
-GAME_PREFIX = {"mexican-train": "mt", "chicken-foot": "cf", "kozel": "kz"}
 _RULE_LINE = re.compile(r"^- \*\*([a-z][a-z0-9.\-]*)\*\* ?(.*)$")
 _INLINE = re.compile(r"\*\*|`")
 
@@ -96,8 +100,16 @@ def rules_by_id(lang: str = DEFAULT_LANG) -> dict[str, Rule]:
 
 
 def rules_for(game: str, lang: str = DEFAULT_LANG) -> list[Rule]:
-    prefix = GAME_PREFIX[game] + "."
+    """The rules of ``game``'s book: the common ones and those named with its prefix."""
+    prefix = GAMES[game].prefix + "."
     return [rule for rule in all_rules(lang) if rule.id in COMMON_IDS or rule.id.startswith(prefix)]
+
+
+def game_of_rule(rule_id: str | None) -> str | None:
+    """The game whose rule ``rule_id`` is (by its prefix: ``kz.goat`` → ``kozel``); ``None``
+    for a rule common to all games or no rule."""
+    prefix, dot, _ = (rule_id or "").partition(".")
+    return next((key for key, rules in GAMES.items() if dot and rules.prefix == prefix), None)
 
 
 def rule_text(rule_id: str | None, lang: str = DEFAULT_LANG) -> str | None:

@@ -166,14 +166,13 @@ class ChickenFootRound(RoundEngine):
       toe is again a list of entries from the double outwards.
     """
 
+    former_names = {"yard": "_boneyard", "end": "_outcome"}
+
     def __init__(self, setup: RoundSetup) -> None:
         super().__init__(setup)
-        self.players: tuple[str, ...] = tuple(setup.players)
         self.highest: int = setup.highest
         self.spinner: Tile = setup.double or Tile(setup.highest, setup.highest)
         self.arm_count: int = setup.options.arms
-        self.hands: dict[str, int] = {name: setup.hand_size for name in self.players}
-        self.yard: int = set_size(setup.highest) - len(self.players) * setup.hand_size
         # The tableau: laid tiles in order, each one's parent, children and outer value.
         self.laid: list[Tile] = []
         self.laid_by: dict[Tile, str] = {}
@@ -187,25 +186,15 @@ class ChickenFootRound(RoundEngine):
         self.turn_index: int | None = None
         self.drew_this_turn: bool = False
         self.passes_in_a_row: int = 0
-        self.end: RoundEnd | None = None
 
     # ------------------------------------------------------------------ queries
 
-    def outcome(self) -> RoundEnd | None:
-        return self.end
-
     def turn(self) -> str | None:
-        if self.end is not None:
+        if self._outcome is not None:
             return None
         if self.turn_index is None:
             return self.starter
         return self.players[self.turn_index]
-
-    def boneyard(self) -> int:
-        return self.yard
-
-    def hand_sizes(self) -> dict[str, int]:
-        return dict(self.hands)
 
     def tiles_on_table(self) -> frozenset[Tile]:
         return frozenset(self.laid)
@@ -240,7 +229,10 @@ class ChickenFootRound(RoundEngine):
         `cf.house.foot`): whether the player who went out laid a double last, and who laid
         each foot that still lacks toes (and is not dead)."""
         out_on_double = bool(
-            self.end is not None and self.end.reason == "domino" and self.laid and self.laid[-1].is_double
+            self._outcome is not None
+            and self._outcome.reason == "domino"
+            and self.laid
+            and self.laid[-1].is_double
         )
         open_feet = [
             self.laid_by[tile]
@@ -265,7 +257,7 @@ class ChickenFootRound(RoundEngine):
 
     def open_places(self) -> list[Tile]:
         """Tiles on the table where a tile may be laid now, in the order they were laid."""
-        if self.end is not None or not self.spinner_placed():
+        if self._outcome is not None or not self.spinner_placed():
             return []
         if self.arms_unstarted() > 0:
             return [self.spinner]
@@ -275,14 +267,14 @@ class ChickenFootRound(RoundEngine):
         return [tile for tile in self.laid if self.free_places(tile) > 0]
 
     def targets(self) -> list[Tile | None]:
-        if self.end is not None:
+        if self._outcome is not None:
             return []
         if not self.spinner_placed():
             return [None]
         return list[Tile | None](self.open_places())
 
     def extra_state(self) -> dict[str, Any]:
-        foot = self.restricting_foot() if self.end is None else None
+        foot = self.restricting_foot() if self._outcome is None else None
         return {
             "open_ends": [
                 {"on": str(tile), "value": self.outer[tile], "free": self.free_places(tile)}
@@ -312,7 +304,7 @@ class ChickenFootRound(RoundEngine):
         return entries
 
     def reminders(self) -> list[dict[str, str]]:
-        if self.end is not None:
+        if self._outcome is not None:
             return []
         notes: list[dict[str, str]] = []
         player = self.turn()
@@ -340,7 +332,7 @@ class ChickenFootRound(RoundEngine):
                     ),
                 }
             )
-        elif self.yard == 0:
+        elif self._boneyard == 0:
             notes.append(
                 {
                     "rule": "cf.draw",
@@ -387,7 +379,7 @@ class ChickenFootRound(RoundEngine):
                 "cf.one-tile",
                 "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and then a play or a pass.",
             )
-        if self.end is not None:
+        if self._outcome is not None:
             raise refuse("cf.end", "The round is over: enter the hands left.")
         if action.type == "start":
             self._check_start(action)
@@ -413,14 +405,14 @@ class ChickenFootRound(RoundEngine):
             assert action.tile is not None  # check refuses a play without a tile
             self._lay(player, action.tile, action.on)
         elif action.type == "draw":
-            self.yard -= 1
+            self._boneyard -= 1
             self.hands[player] += 1
             if self.spinner_placed():
                 self.drew_this_turn = True
         elif action.type == "pass":
             self.passes_in_a_row += 1
-            if self.passes_in_a_row >= len(self.players) and self.yard == 0:
-                self.end = RoundEnd(EndReason.BLOCKED, None)
+            if self.passes_in_a_row >= len(self.players) and self._boneyard == 0:
+                self._outcome = RoundEnd(EndReason.BLOCKED, None)
             else:
                 self._next_turn()
 
@@ -476,7 +468,7 @@ class ChickenFootRound(RoundEngine):
                     player=player,
                     spinner=str(self.spinner),
                 )
-            if self.yard == 0:
+            if self._boneyard == 0:
                 raise refuse("cf.draw", "The yard is empty: there is nothing to draw.")
         elif action.type == "pass":
             raise refuse(
@@ -579,7 +571,7 @@ class ChickenFootRound(RoundEngine):
                 "{player} has already drawn this turn: play the drawn tile if it fits, otherwise pass.",
                 player=player,
             )
-        if self.yard == 0:
+        if self._boneyard == 0:
             raise refuse(
                 "cf.draw",
                 "The yard is empty: {player} plays a tile if they can, otherwise passes.",
@@ -587,7 +579,7 @@ class ChickenFootRound(RoundEngine):
             )
 
     def _check_pass(self, player: str) -> None:
-        if not self.drew_this_turn and self.yard > 0:
+        if not self.drew_this_turn and self._boneyard > 0:
             raise refuse(
                 "cf.draw",
                 "{player} may pass only after drawing a tile from the yard this turn.",
@@ -615,7 +607,7 @@ class ChickenFootRound(RoundEngine):
         self.hands[player] -= 1
         self.passes_in_a_row = 0
         if self.hands[player] == 0:
-            self.end = RoundEnd(EndReason.DOMINO, player)
+            self._outcome = RoundEnd(EndReason.DOMINO, player)
             return
         if on is None:
             self.turn_index = self.players.index(player)
@@ -626,22 +618,11 @@ class ChickenFootRound(RoundEngine):
         self.drew_this_turn = False
 
 
-def legal_places(engine: ChickenFootRound, player: str, tile: Tile) -> list[Tile | None]:
-    """Where ``player`` may lay ``tile`` now: tiles on the table to play it ``on``, or
-    ``[None]`` for the centre (the spinner, before the round has started); ``[]`` if
-    nowhere (``RoundEngine.places_for``)."""
-    return list(engine.places_for(player, tile))
-
-
 class ChickenFoot(LowestTotalGame):
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    sets = DECLARATION.sets
     Options = ChickenFootOptions
     Round = ChickenFootRound
+    out_rule = "cf.end"
 
     @classmethod
     def tie_break(cls, options: ChickenFootOptions) -> str:

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from referee.rules.base import (
+    PLAYERS_MOST,
     Action,
     BadRequest,
     EndReason,
@@ -18,6 +19,7 @@ from referee.rules.base import (
     RoundEngine,
     RoundRecord,
     RoundSetup,
+    RuleViolation,
     Standing,
     Team,
     bad_request,
@@ -194,6 +196,15 @@ class Plan(NamedTuple):
     end: int = 0
 
 
+def _each_seat(kind: str, end: int = 0) -> tuple[Plan, ...]:
+    return tuple(Plan(kind, seat, end) for seat in range(PLAYERS_MOST))
+
+
+# Plans are immutable values, so each is made once, here, and every round reuses them.
+_PLAYS = tuple(zip(_each_seat("play", 0), _each_seat("play", 1), strict=True))  # [seat][end]
+_LEADS, _DRAWS, _PASSES, _STARTS = (_each_seat(kind) for kind in ("lead", "draw", "pass", "start"))
+
+
 class KozelRound(RoundEngine):
     """One round in referee mode (see `kz.*`): a single line with two ends.
 
@@ -204,33 +215,20 @@ class KozelRound(RoundEngine):
 
     def __init__(self, setup: RoundSetup) -> None:
         super().__init__(setup)
-        self.players = tuple(setup.players)
-        self.seats = {name: seat for seat, name in enumerate(self.players)}
-        self.hands = {name: setup.hand_size for name in self.players}
-        self._boneyard = len(setup.tiles) - setup.hand_size * len(self.players)
+        self.seats = dict(zip(self.players, range(len(self.players)), strict=True))
         self.placed: set[Tile] = set()
         self.end_tiles: list[Tile] = []
         self.line: list[Tile] = []  # from the end_tiles[0] end to the end_tiles[1] end
         self.end_values: list[int] = []
         # kz.lead.next: a known leader has the turn at once; round 1 waits for the lead.
         self.leader = setup.starter if setup.number > 1 and setup.starter in self.players else None
-        self.turn_index: int | None = self.players.index(self.leader) if self.leader in self.players else None
-        self._outcome: RoundEnd | None = None
+        self.turn_index: int | None = self.seats[self.leader] if self.leader is not None else None
 
     # ----- queries -------------------------------------------------------------------------
-    def outcome(self) -> RoundEnd | None:
-        return self._outcome
-
     def turn(self) -> str | None:
         if self._outcome is not None or self.turn_index is None:
             return None
         return self.players[self.turn_index]
-
-    def boneyard(self) -> int:
-        return self._boneyard
-
-    def hand_sizes(self) -> dict[str, int]:
-        return dict(self.hands)
 
     def tiles_on_table(self) -> frozenset[Tile]:
         return frozenset(self.placed)
@@ -290,77 +288,70 @@ class KozelRound(RoundEngine):
 
     # ----- actions -------------------------------------------------------------------------
     def perform(self, action: Action, plan: Plan) -> None:
-        player = action.player
+        kind, seat, end = plan
+        _, player, tile, _, _ = action
         assert player is not None  # plan refuses an action without a player
-        if plan.kind in ("play", "lead"):
-            tile = action.tile
+        if kind == "play":  # on one end: the usual action, so it comes first
             assert tile is not None  # plan refuses a play without a tile
-            self.placed.add(tile)
-            self.hands[player] -= 1
-            if plan.kind == "lead":
-                self.end_tiles = [tile, tile]
-                self.end_values = [tile.low, tile.high]
-                self.line = [tile]
-            else:  # on one end
-                end = plan.end
-                shown = self.end_values[end]
-                self.end_values[end] = tile.high if shown == tile.low else tile.low
-                self.end_tiles[end] = tile
-                if end == 0:
-                    self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
-                else:
-                    self.line.append(tile)
-            self._after_play(player, plan.seat)
-        elif plan.kind == "draw":
+            low, high = tile
+            values = self.end_values
+            values[end] = high if values[end] == low else low
+            self.end_tiles[end] = tile
+            if end:
+                self.line.append(tile)
+            else:
+                self.line.insert(0, tile)  # at most 28 tiles: an insert costs nothing
+        elif kind == "pass":
+            self.turn_index = (seat + 1) % len(self.players)
+            return
+        elif kind == "lead":
+            assert tile is not None  # plan refuses a play without a tile
+            self.end_tiles = [tile, tile]
+            self.end_values = values = list(tile)
+            self.line = [tile]
+        elif kind == "draw":
             self._boneyard -= 1
             self.hands[player] += 1
-        elif plan.kind == "pass":
-            self.turn_index = (plan.seat + 1) % len(self.players)
+            return
         else:  # start
-            self.turn_index = plan.seat
-
-    def _after_play(self, player: str, index: int) -> None:
-        if self.hands[player] == 0:
+            self.turn_index = seat
+            return
+        # A tile was laid (a play or the lead).
+        placed = self.placed
+        placed.add(tile)
+        left = self.hands[player] - 1
+        self.hands[player] = left
+        if left == 0:
             self._outcome = RoundEnd(EndReason.DOMINO, player)  # kz.out, even when the line is also a fish
-        elif self._is_fish():
+        elif values[0] == values[1] and placed.issuperset(_NON_DOUBLES_WITH[values[0]]):
+            # kz.fish: both ends show one number and its six non-doubles are all on the table.
             self._outcome = RoundEnd(EndReason.FISH, player)
         else:
-            self.turn_index = (index + 1) % len(self.players)
-
-    def _is_fish(self) -> bool:
-        """kz.fish: both ends show one number and its six non-doubles are all on the table."""
-        first, second = self.end_values
-        if first != second:
-            return False
-        return self.placed.issuperset(_NON_DOUBLES_WITH[first])
+            self.turn_index = (seat + 1) % len(self.players)
 
     def plan(self, action: Action) -> Plan:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
-        kind = action.type
+        kind, player, tile, _, on = action
         if kind == "undo":
             raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
-        if kind == "play" and action.tile is None:
+        if kind == "play" and tile is None:
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if self._outcome is not None:
-            if self._outcome.reason == "domino":
-                raise refuse(
-                    "kz.out",
-                    "The round is over ({player} went out): enter the hands left.",
-                    player=self._outcome.player,
-                )
-            raise refuse(
-                "kz.fish",
-                "The round is over ({player} made the fish): enter the hands left.",
-                player=self._outcome.player,
-            )
-        player = action.player
-        if not isinstance(player, str) or player not in self.seats:
+            raise self._refuse_over(self._outcome)
+        index = self.seats.get(player) if isinstance(player, str) else None
+        if player is None or index is None:
             raise refuse(None, "{player!r} is not a player in this game.", player=player)
-        index = self.seats[player]
         if kind == "play" and self.end_tiles:
+            assert tile is not None  # refused above
             if self.turn_index != index:
                 self._check_turn(player)
-            return Plan("play", index, self._choose_end(action))
+            if on is not None and tile not in self.placed:  # the usual play: on a tile at an end
+                first_tile, second_tile = self.end_tiles
+                if on == first_tile and self.end_values[0] in tile:
+                    return _PLAYS[index][0]
+                if on == second_tile and self.end_values[1] in tile:
+                    return _PLAYS[index][1]
+            return _PLAYS[index][self._choose_end(tile, on)]
         if kind == "start":
             return self._plan_start(player, index)
         if kind == "leave":
@@ -379,14 +370,15 @@ class KozelRound(RoundEngine):
             raise refuse(None, "A {action!r} action does not exist in Kozel.", action=kind)
         if not self.end_tiles:
             return self._plan_lead(action, index)
-        self._check_turn(player)
+        if self.turn_index != index:
+            self._check_turn(player)
         if kind == "draw":
             if self._boneyard == 0:
                 raise refuse(
                     "kz.bazaar",
                     "The bazaar is empty: with no matching tile, knock (pass) instead of drawing.",
                 )
-            return Plan("draw", index)
+            return _DRAWS[index]
         if self._boneyard == 1:
             raise refuse(
                 "kz.bazaar",
@@ -400,7 +392,20 @@ class KozelRound(RoundEngine):
                 "until a tile fits; knock only once it is empty.",
                 count=self._boneyard,
             )
-        return Plan("pass", index)
+        return _PASSES[index]
+
+    def _refuse_over(self, outcome: RoundEnd) -> RuleViolation:
+        if outcome.reason == "domino":
+            return refuse(
+                "kz.out",
+                "The round is over ({player} went out): enter the hands left.",
+                player=outcome.player,
+            )
+        return refuse(
+            "kz.fish",
+            "The round is over ({player} made the fish): enter the hands left.",
+            player=outcome.player,
+        )
 
     def _plan_start(self, player: str, index: int) -> Plan:
         rule = "kz.lead.first" if self.setup.number == 1 else "kz.lead.next"
@@ -417,7 +422,7 @@ class KozelRound(RoundEngine):
                 leader=self.leader,
                 player=player,
             )
-        return Plan("start", index)
+        return _STARTS[index]
 
     def _plan_lead(self, action: Action, index: int) -> Plan:
         player, tile = action.player, action.tile
@@ -452,7 +457,7 @@ class KozelRound(RoundEngine):
             )
         if self.setup.number == 1:
             self._check_first_lead(tile)
-        return Plan("lead", index)
+        return _LEADS[index]
 
     def _check_first_lead(self, tile: Tile) -> None:
         """kz.lead.first, as far as public information decides it: a lead is impossible when
@@ -504,18 +509,13 @@ class KozelRound(RoundEngine):
             second_tile=str(second),
         )
 
-    def _choose_end(self, action: Action) -> int:
-        """Which end (0 or 1) the played tile joins, or the kz.match refusal."""
-        tile = action.tile
-        if tile is None:
-            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
+    def _choose_end(self, tile: Tile, on: Tile | None) -> int:
+        """Which end (0 or 1) ``tile`` joins (played ``on`` a tile or not), or the kz.match refusal."""
         if tile in self.placed:
             self._check_unique(tile)
-        low, high = tile
         first_value, second_value = self.end_values
-        first_fits = first_value in (low, high)
-        second_fits = second_value in (low, high)
-        on = action.on
+        first_fits = first_value in tile  # a tile is the pair of its halves
+        second_fits = second_value in tile
         if on is not None:
             first_tile, second_tile = self.end_tiles
             if on == first_tile and first_fits:
@@ -566,14 +566,16 @@ class KozelRound(RoundEngine):
 
 class Kozel(GameRules):
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    sets = DECLARATION.sets
     Options = KozelOptions
     leaving = True  # kz.rating.left
     Round = KozelRound
+    out_rule = "kz.out"
+    zero_is_out = True  # kz.score.zero: a lone 0-0 counts 10 or 25, so only an empty hand is 0
+
+    @classmethod
+    def pad_round_end(cls, empty: str | None) -> RoundEnd:
+        """kz.out / kz.fish: a round nobody went out of ended in a fish."""
+        return RoundEnd(EndReason.DOMINO, empty) if empty else RoundEnd(EndReason.FISH, None)
 
     @classmethod
     def check_table(cls, players: tuple[str, ...], highest: int, options: KozelOptions) -> None:

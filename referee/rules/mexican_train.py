@@ -262,9 +262,10 @@ class MexicanTrainRound(RoundEngine):
     the first ``len(players)`` turns are the players' first turns.
     """
 
+    former_names = {"_players": "players", "_hands": "hands"}
+
     def __init__(self, setup: RoundSetup) -> None:
         super().__init__(setup)
-        self._players = tuple(setup.players)
         highest = setup.highest
         self._engine = setup.double if setup.double is not None else Tile(highest, highest)
         self._build = _option(setup, "first_turn", "single") == "build"
@@ -272,17 +273,16 @@ class MexicanTrainRound(RoundEngine):
         self._own_first = bool(getattr(setup.options, "own_train_first", False))  # mt.house.own-first
         self._no_double_out = _option(setup, "double_out", "allowed") == "refused"  # mt.house.double-out
         self._draw_until = _option(setup, "draw", "one") == "until"  # mt.house.draw
-        self._trains: dict[str, Train] = {name: Train(name, [], self._engine.high) for name in self._players}
+        self._trains: dict[str, Train] = {name: Train(name, [], self._engine.high) for name in self.players}
         self._trains[MEXICAN] = Train(None, [], self._engine.high)
-        self._hands = {name: setup.hand_size for name in self._players}
         # mt.deal / hidden: the engine is set aside before the deal.
-        self._boneyard = max(0, set_size(highest) - 1 - len(self._players) * setup.hand_size)
+        self._boneyard = max(0, self._boneyard - 1)
         self._table: set[Tile] = {self._engine}
         # How many tiles carrying each value are on the table: makes mt.double.dead O(1).
         self._on_table_with = [0] * (highest + 1)
         self._on_table_with[self._engine.high] = 1
-        starter = setup.starter if setup.starter in self._players else self._players[0]
-        self._turn_index = self._players.index(starter)
+        starter = setup.starter if setup.starter in self.players else self.players[0]
+        self._turn_index = self.players.index(starter)
         self._turn_number = 0
         self._begun = False  # a play, draw, pass or end was accepted (mt.start)
         self._drawn = False  # drew since the turn began or the last double in it
@@ -293,21 +293,11 @@ class MexicanTrainRound(RoundEngine):
         self._doubles_played = 0
         self._passes_in_a_row = 0  # mt.end.blocked
         self._one_tile_done: str | None = None  # who just ended a turn with a tile (mt.one-tile)
-        self._outcome: RoundEnd | None = None
 
     # ----------------------------------------------------------------- queries
 
-    def outcome(self) -> RoundEnd | None:
-        return self._outcome
-
     def turn(self) -> str | None:
-        return None if self._outcome else self._players[self._turn_index]
-
-    def boneyard(self) -> int:
-        return self._boneyard
-
-    def hand_sizes(self) -> dict[str, int]:
-        return dict(self._hands)
+        return None if self._outcome else self.players[self._turn_index]
 
     def tiles_on_table(self) -> frozenset[Tile]:
         return frozenset(self._table)
@@ -325,7 +315,7 @@ class MexicanTrainRound(RoundEngine):
 
     def in_first_turn(self) -> bool:
         """True while the player on turn builds their first train (first_turn = build)."""
-        return self._build and self._turn_number < len(self._players)
+        return self._build and self._turn_number < len(self.players)
 
     def open_doubles(self) -> list[UncoveredDouble]:
         """Every uncovered double that restricts play, in the order they must be satisfied:
@@ -356,7 +346,7 @@ class MexicanTrainRound(RoundEngine):
     def round_facts(self) -> dict[str, Any]:
         """What the house rules score from the table: whose own train carries a marker
         (`mt.house.marker`)."""
-        return {"markers": [name for name in self._players if self._trains[name].marker]}
+        return {"markers": [name for name in self.players if self._trains[name].marker]}
 
     def reminders(self) -> list[dict[str, str]]:
         notes = [
@@ -366,11 +356,11 @@ class MexicanTrainRound(RoundEngine):
                     "{player} has one tile left and must announce it (tap it on the table).", player=name
                 ),
             }
-            for name in self._players
-            if self._hands[name] == 1
+            for name in self.players
+            if self.hands[name] == 1
         ]
         if self._outcome is None:
-            player = self._players[self._turn_index]
+            player = self.players[self._turn_index]
             required = self._requirement()
             if self.in_first_turn():
                 text = phrase(
@@ -418,7 +408,7 @@ class MexicanTrainRound(RoundEngine):
     def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
         if action.type == "start":
-            self._turn_index = self._players.index(player)
+            self._turn_index = self.players.index(player)
             return
         self._begun = True
         self._one_tile_done = None
@@ -427,13 +417,13 @@ class MexicanTrainRound(RoundEngine):
             self._apply_play(player, action.tile, action.train)
         elif action.type == "draw":
             self._boneyard -= 1
-            self._hands[player] += 1
+            self.hands[player] += 1
             self._drawn = True
         elif action.type == "pass":
             self._trains[player].marker = True  # mt.marker.place
             self._passes_in_a_row += 1
             self._end_turn()
-            if self._passes_in_a_row >= len(self._players) and self._boneyard == 0:
+            if self._passes_in_a_row >= len(self.players) and self._boneyard == 0:
                 self._outcome = RoundEnd(EndReason.BLOCKED, None)
         elif action.type == "end":
             self._end_turn()
@@ -458,12 +448,12 @@ class MexicanTrainRound(RoundEngine):
         raise refuse("mt.end.blocked", "The round is over, blocked: enter the hands left.")
 
     def _check_player(self, player: str | None) -> str:
-        if player is None or player not in self._hands:
+        if player is None or player not in self.hands:
             raise refuse(None, "{player!r} is not playing in this game.", player=player)
         return player
 
     def _check_turn(self, player: str, kind: str) -> None:
-        on_turn = self._players[self._turn_index]
+        on_turn = self.players[self._turn_index]
         if player == on_turn:
             return
         if kind == "play" and player == self._one_tile_done:
@@ -529,7 +519,7 @@ class MexicanTrainRound(RoundEngine):
                     train=self._train_label(key, capital=True),
                     player=player,
                 )
-        if self._no_double_out and tile.is_double and self._hands[player] == 1:
+        if self._no_double_out and tile.is_double and self.hands[player] == 1:
             raise refuse(
                 "mt.house.double-out",
                 "{player} cannot go out on a double with this house rule: draw or pass instead of "
@@ -683,7 +673,7 @@ class MexicanTrainRound(RoundEngine):
         self._uncovered = [double for double in self._uncovered if double.train != key]
         if train.owner == player:
             train.marker = False  # mt.marker.remove
-        self._hands[player] -= 1
+        self.hands[player] -= 1
         self._laid += 1
         self._passes_in_a_row = 0
         first_turn = self.in_first_turn()
@@ -692,7 +682,7 @@ class MexicanTrainRound(RoundEngine):
                 UncoveredDouble(key, tile, self._doubles_played, self._turn_number, first_turn)
             )
             self._doubles_played += 1
-        if self._hands[player] == 0:
+        if self.hands[player] == 0:
             # mt.end.domino / mt.double.last: out at once, no follow-up owed.
             self._outcome = RoundEnd(EndReason.DOMINO, player)
             return
@@ -708,7 +698,7 @@ class MexicanTrainRound(RoundEngine):
 
     def _end_turn(self) -> None:
         self._turn_number += 1
-        self._turn_index = (self._turn_index + 1) % len(self._players)
+        self._turn_index = (self._turn_index + 1) % len(self.players)
         self._drawn = False
         self._laid = 0
         self._turn_doubles = 0
@@ -738,7 +728,7 @@ class MexicanTrainRound(RoundEngine):
         return self._on_table_with[double.high] == self.setup.highest + 1
 
     def _waits_for_first_turns(self, double: UncoveredDouble) -> bool:
-        return double.first_turn and self._turn_number < len(self._players)
+        return double.first_turn and self._turn_number < len(self.players)
 
     def _train_label(self, key: str, capital: bool = False) -> str:
         if key == MEXICAN:
@@ -750,22 +740,20 @@ def _option(setup: RoundSetup, name: str, default: str) -> str:
     return getattr(setup.options, name, default) or default
 
 
-def legal_trains(engine: MexicanTrainRound, player: str, tile: Tile | str) -> list[str]:
-    """The trains on which ``player`` may lay ``tile`` now (``RoundEngine.places_for``)."""
-    return list(engine.places_for(player, Tile.parse(tile)))
-
-
 class MexicanTrain(LowestTotalGame):
+    # mt.players names the usual sets (the declaration's); any other set of the `tiles` rule
+    # is played when the table sets a hand size the tiles suffice for.
     declaration = DECLARATION
-    name = DECLARATION.key
-    prefix = DECLARATION.prefix
-    title = DECLARATION.title
-    default_set = DECLARATION.default_set
-    # mt.players names the usual sets; any other set of the `tiles` rule is played when the
-    # table sets a hand size the tiles suffice for.
-    sets = DECLARATION.sets
     Options = MexicanTrainOptions
     Round = MexicanTrainRound
+    out_rule = "mt.end.domino"
+
+    @classmethod
+    def check_player_name(cls, name: str) -> None:
+        if name.casefold() == MEXICAN:  # mt.train: the Mexican train's key
+            raise bad_request(
+                '"mexican" names the Mexican train: choose another player name.', field="players"
+            )
 
     @classmethod
     def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:

@@ -17,6 +17,7 @@ from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_for
 from referee.store import GameNotFound, GameUnreadable, StoredGame, VersionConflict
 from referee.web import get_store
+from referee.web.forms import NotANumber, whole_number
 from referee.web.openapi import openapi_document
 from referee.web.safety import csv_cell
 from referee.web.service import PinRequired, check_pin, hash_pin, scoresheet_rows
@@ -115,9 +116,13 @@ def json_body() -> Any:
 def round_number(text: str) -> int:
     """A round's number from a path: ASCII digits only ("²" and "١" are digits to Python's
     ``isdigit``, but not round numbers), at most 6 of them."""
-    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 6):
+    try:
+        number = whole_number(text, 6)
+    except NotANumber:
+        number = None
+    if not number:
         raise ApiError(404, f"This game has no round {text!r}.")
-    return int(text)
+    return number
 
 
 def expected_version(body: Any) -> int | None:

@@ -44,14 +44,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import PasswordField
-from wtforms.validators import InputRequired, Regexp
+from wtforms.validators import InputRequired
 
 from referee.match import GameConfig, Match, UnknownRound
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.store import GameNotFound, Store, StoredGame, apply_event, now
 from referee.web import csrf, get_store
 from referee.web.api import install_json_refusals, json_body, refusal
-from referee.web.forms import Form
+from referee.web.forms import Form, pin_format
 from referee.web.safety import own_path
 from referee.web.service import hash_pin, pin_matches, reserve_pin_attempt
 
@@ -314,7 +314,7 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
         store.insert_replayed(rows)
     return [
         StoredGame(g["id"], row[5], len(g["events"]), g["match"], g["pin_hash"])
-        for g, (row, _events) in zip(games, rows, strict=True)
+        for g, (row, _events, _players) in zip(games, rows, strict=True)
     ]
 
 
@@ -515,7 +515,7 @@ class UnlockForm(Form):
         _l("Table PIN"),
         validators=[
             InputRequired(_l("Enter the table PIN.")),
-            Regexp(r"^\d{4,8}$", message=_l("A table PIN is 4 to 8 digits.")),
+            pin_format(_l("A table PIN is 4 to 8 digits.")),
         ],
     )
 

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from flask import g, has_request_context
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -23,21 +24,73 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.validators import NumberRange, Optional
+from wtforms.validators import NumberRange, Optional, Regexp
 
 from referee.rules import GAMES
 from referee.rules.base import bad_request
 from referee.rules.options import CHOICE, FLAG, Option
+from referee.tiles import SET_SIZES
 
-SET_CHOICES = [
-    ("", "The usual set (Mexican Train 12, Chicken Foot 9, Kozel 6)"),
-    ("6", "double-6"),
-    ("9", "double-9"),
-    ("12", "double-12"),
-    ("15", "double-15"),
-    ("18", "double-18"),
-]
+# The page's script names the chosen game's usual set in the reader's language.
+USUAL_SETS = ", ".join(f"{rules.title} {rules.default_set}" for rules in GAMES.values())
+SET_CHOICES = [("", f"The usual set ({USUAL_SETS})")] + [(str(size), f"double-{size}") for size in SET_SIZES]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
+
+# ----- numbers typed into forms ----------------------------------------------------------------
+#
+# One rule for every whole number a form (or a path) carries: only the ASCII digits 0-9 are
+# digits. Python's ``int`` also reads "١" (an Arabic-Indic one) as 1, " 1_0 " as 10 and "+5"
+# as 5, and ``isdigit`` accepts "²", which ``int`` then refuses: each of them is refused here,
+# with a sentence, before anything is changed.
+DIGITS = re.compile(r"[0-9]+")
+PIN_DIGITS = r"\A[0-9]{4,8}\Z"  # a table or owner PIN (``$`` would let a final newline in)
+
+
+class NotANumber(ValueError):
+    pass
+
+
+def whole_number(text: str | None, most_digits: int) -> int | None:
+    """The number written in ``text`` (spaces around it allowed), or None when it is blank;
+    ``NotANumber`` when it is anything but 1 to ``most_digits`` ASCII digits."""
+    raw = (text or "").strip(" \t")
+    if not raw:
+        return None
+    if len(raw) > most_digits or not DIGITS.fullmatch(raw):
+        raise NotANumber(raw[:20])
+    return int(raw)
+
+
+class WholeNumberField(IntegerField):
+    """``IntegerField`` that reads only ASCII digits (``whole_number``); anything else is the
+    field's error, in a sentence, and the form is refused."""
+
+    most_digits = 9
+
+    def validate(self, form: Any, extra_validators: Any = ()) -> bool:
+        if self.process_errors:  # not a number: say that alone (a range check has nothing to check)
+            self.errors = list(self.process_errors)
+            return False
+        return bool(super().validate(form, extra_validators))
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        try:
+            self.data = whole_number(str(valuelist[0]), self.most_digits)
+        except NotANumber:
+            self.data = None
+            raise ValueError(
+                _(
+                    "Write a whole number with the digits 0-9 (at most %(count)s of them).",
+                    count=self.most_digits,
+                )
+            ) from None
+
+
+def pin_format(message: Any) -> Regexp:
+    """The validator of a PIN field: 4 to 8 ASCII digits."""
+    return Regexp(PIN_DIGITS, message=message)
 
 
 class Form(FlaskForm):
@@ -121,7 +174,7 @@ def option_field(option: Option, highest: int) -> Any:
     if high is None:  # the game checks the upper bound; the form keeps it to the biggest set
         high = FORM_MOST
     default = option.default if isinstance(option.default, int) else None
-    return IntegerField(
+    return WholeNumberField(
         option.label, default=default, validators=[Optional(), NumberRange(min=option.low, max=high)]
     )
 
@@ -163,12 +216,10 @@ def form_version(text: str | None) -> int | None:
     """The game's version a form was made from (its hidden field), or None when the form has
     none. A value that is not a whole number in ASCII digits is a malformed form: it raises
     ``ValueError`` rather than letting the change skip the "game changed meanwhile" check."""
-    raw = (text or "").strip()
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
-        raise ValueError(f"not a version: {raw[:20]!r}")
-    return int(raw)
+    try:
+        return whole_number(text, 12)
+    except NotANumber:
+        raise ValueError(f"not a version: {(text or '')[:20]!r}") from None
 
 
 def parse_hand(text: str | None, player: str) -> int | list[str]:
@@ -183,8 +234,10 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
         )
     if raw.casefold() in OUT_WORDS:
         return []
-    if raw.isdigit():
-        if not raw.isascii() or len(raw) > POINTS_DIGITS:
+    if raw.isdigit() or raw.isdecimal() or raw.isnumeric():
+        try:
+            points = whole_number(raw, POINTS_DIGITS)
+        except NotANumber:
             raise bad_request(
                 "{player}'s hand: {part!r} is not a number of points; type the points with the "
                 "digits 0-9 (at most {count} of them), or the tiles.",
@@ -192,8 +245,9 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
                 player=player,
                 part=raw if len(raw) <= 12 else raw[:12] + "…",
                 count=POINTS_DIGITS,
-            )
-        return int(raw)
+            ) from None
+        assert points is not None
+        return points
     parts = [part for part in re.split(r"[\s,;]+", raw) if part]
     for part in parts:
         if not re.fullmatch(r"[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}", part):

@@ -655,7 +655,59 @@ def openapi_document() -> dict[str, Any]:
         },
     }
     add_photo_paths(document, game_id)
+    add_server_answers(document)
     return document
+
+
+# The answers that come from the server's side rather than the request (see
+# referee.web.errors): which operations can give each.
+WRITES = {"createGame", "deleteGame", "postAction", "postHands", "importGames"}
+LOADS_A_GAME = {
+    "getGame",
+    "deleteGame",
+    "postAction",
+    "postHands",
+    "getEvents",
+    "getScoresheet",
+    "exportGame",
+    "exportAll",
+    "readHandPhoto",
+    "checkHand",
+}
+SERVER_ANSWERS = {
+    500: "The referee hit an internal error, or the game's stored record is damaged and cannot "
+    "be read (that game only): nothing was changed",
+    503: "The database is read-only: nothing was saved (ask whoever runs the referee)",
+    507: "The disk is full: nothing was saved (free some space and try again)",
+}
+WRONG_HOST = {
+    "description": "Misdirected request: the Host header names an address this app does not serve "
+    "(a guard against DNS rebinding: the addresses it serves on, and REFEREE_ALLOWED_HOSTS); plain text",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+
+
+def add_server_answers(document: dict[str, Any]) -> None:
+    """Every operation may answer 421 (a Host it does not serve) and 500 (an internal error;
+    for an operation that loads a game, also that game's damaged record); a write may also
+    answer 503 (a read-only database) and 507 (a full disk). All but 421 are JSON
+    ``{"error", "rule"}`` like every refusal, and none of them changes anything."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            answers = operation["responses"]
+            codes = [500] + ([503, 507] if operation["operationId"] in WRITES else [])
+            for code in codes:
+                description = SERVER_ANSWERS[code]
+                if code == 500 and operation["operationId"] not in LOADS_A_GAME:
+                    description = "The referee hit an internal error: nothing was changed"
+                answers.setdefault(
+                    str(code),
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    },
+                )
+            answers.setdefault("421", WRONG_HOST)
 
 
 # ----- hands from a photo (reads and checks, never writes) ---------------------------------

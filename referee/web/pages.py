@@ -33,9 +33,9 @@ from flask_babel import ngettext
 from referee.match import GameConfig, Match, UnknownRound
 from referee.rules import GAMES
 from referee.rules.base import BadRequest, RuleViolation
-from referee.rules.book import GAME_PREFIX, rules_for
+from referee.rules.book import game_of_rule, rules_for
 from referee.store import StoredGame, VersionConflict
-from referee.tiles import Tile, full_set
+from referee.tiles import SET_SIZES, Tile, full_set
 from referee.web import csrf, get_store, i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.forms import (
@@ -142,11 +142,7 @@ def rule_anchor(rule_id: str) -> str:
 @bp.app_template_global()
 def rule_book_game(rule_id: str | None, game: str | None) -> str:
     """Which game's rule book holds ``rule_id`` (common ids are in every book)."""
-    if rule_id:
-        for name, prefix in GAME_PREFIX.items():
-            if rule_id.startswith(prefix + "."):
-                return name
-    return game or "mexican-train"
+    return game_of_rule(rule_id) or game or "mexican-train"
 
 
 # ----- home and new game ---------------------------------------------------------------------
@@ -201,7 +197,7 @@ def last_table() -> dict[str, Any] | None:
         "game": data.get("game") if data.get("game") in GAMES else "mexican-train",
         "players": players,
         "mode": data.get("mode") if data.get("mode") in MODE_LABEL else "referee",
-        "set": str(data.get("set")) if str(data.get("set")) in ("6", "9", "12", "15", "18") else "",
+        "set": str(data.get("set")) if str(data.get("set")) in map(str, SET_SIZES) else "",
     }
 
 

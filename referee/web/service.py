@@ -20,7 +20,9 @@ PIN_HEADER = "X-Table-Pin"
 
 
 def hash_pin(pin: Any) -> str:
-    if not isinstance(pin, str) or not re.fullmatch(r"[0-9]{4,8}", pin):  # ASCII digits only
+    from referee.web.forms import PIN_DIGITS
+
+    if not isinstance(pin, str) or not re.fullmatch(PIN_DIGITS, pin):  # ASCII digits only
         from referee.rules.base import bad_request
 
         raise bad_request("A table PIN is 4 to 8 digits.", field="pin")

@@ -216,7 +216,9 @@ def _parse_tile(text: str | None, highest: int) -> Tile | None:
     """A tile as typed or tapped: "3-11", "3 11", "11:3"; None when it is not one of the set."""
     if not text:
         return None
-    halves = re.fullmatch(r"\s*(\d{1,2})\s*(?:[-|:/,. ]\s*)?(\d{1,2})\s*", text)
+    if not text.isascii():  # only the digits 0-9 are digits (forms.whole_number)
+        return None
+    halves = re.fullmatch(r"\s*([0-9]{1,2})\s*(?:[-|:/,. ]\s*)?([0-9]{1,2})\s*", text)
     try:
         tile = Tile.parse(f"{halves.group(1)}-{halves.group(2)}" if halves and " " in text else text)
     except TileError:

@@ -6,11 +6,11 @@ The forms only carry what the player tapped; turning it into an ``Action`` is do
 
 from __future__ import annotations
 
-from wtforms import HiddenField, IntegerField, StringField
+from wtforms import HiddenField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
-from referee.web.forms import Form
+from referee.web.forms import Form, WholeNumberField
 
 TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
 # The value of ``place`` for the round's first tile, which joins nothing (kozel lead,
@@ -30,7 +30,7 @@ class ActionForm(Form):
     class Meta:
         csrf_field_name = "csrf_token"
 
-    version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    version = WholeNumberField(widget=HiddenInput(), validators=[InputRequired()])
     type = HiddenField(validators=[InputRequired(), AnyOf(TABLE_ACTIONS)])
     player = HiddenField(validators=[Optional(), Length(max=40)])
     tile = HiddenField(validators=[Optional(), Length(max=8)])

@@ -33,11 +33,11 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import PasswordField
-from wtforms.validators import Optional, Regexp
+from wtforms.validators import Optional
 
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
 from referee.web import csrf, get_store
-from referee.web.forms import Form
+from referee.web.forms import Form, NotANumber, pin_format, whole_number
 from referee.web.service import (
     PinRequired,
     check_pin,
@@ -53,7 +53,7 @@ OWNER_KEY = "owner_pin_hash"
 OWNER_HEADER = "X-Owner-Pin"
 OWNER_THROTTLE_ID = "(owner)"  # wrong owner PINs are counted like a game's, under this name
 PAGE_SIZE = 20
-PIN_FORMAT = Regexp(r"^\d{4,8}$", message=_l("A PIN is 4 to 8 digits."))
+PIN_FORMAT = pin_format(_l("A PIN is 4 to 8 digits."))
 
 
 class OwnerRequired(PermissionError):
@@ -216,8 +216,11 @@ def delete_game(game_id: str):
 
 
 def page_number(name: str) -> int:
-    text = request.args.get(name, "1")
-    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
+    try:
+        number = whole_number(request.args.get(name), 6)
+    except NotANumber:
+        return 1
+    return number if number else 1
 
 
 def purge_expired(store: Store) -> None:

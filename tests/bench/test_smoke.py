@@ -32,6 +32,11 @@ FIGURES = {
     "mixed_errors",
     "players_ms_300",
     "leaderboard_ms_300",
+    "players_cold_ms_300",
+    "leaderboard_cold_ms_300",
+    "kills",
+    "kill_acknowledged",
+    "kill_lost",
     "import_lock_ms",
     "import_mb",
 }
@@ -46,6 +51,8 @@ TINY = bench.Sizes(
     page=False,
     players_games=300,
     import_mb=0.2,
+    kills=1,
+    kill_after=0.5,
 )
 
 
@@ -117,6 +124,8 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     json.dumps(figures)
     assert figures["load_errors"] == 0
     assert figures["players_ms_300"] > 0 and figures["leaderboard_ms_300"] > 0
+    assert figures["players_cold_ms_300"] > 0 and figures["leaderboard_cold_ms_300"] > 0
+    assert figures["kills"] == 1 and figures["kill_acknowledged"] > 0 and figures["kill_lost"] == 0
     assert 0 < figures["import_mb"] <= 0.2 and figures["import_lock_ms"] > 0
     assert figures["engine_mt_rounds_per_s"] > 0
     assert figures["play_vs_bare_flask"] > 1  # a logged play does more than a bare endpoint

@@ -14,7 +14,6 @@ import random
 import pytest
 
 from referee.rules.base import Action
-from referee.rules.chicken_foot import legal_places
 from referee.tiles import Tile, full_set
 from tests.browser.table_helpers import assert_tap_targets, root, stored, tap_play
 from tests.conftest import screenshot
@@ -65,7 +64,7 @@ def test_whole_chicken_foot_round_on_the_table_page(page, phone, live_app, live_
             break
         player = info["turn"]
         engine = stored(live_app, game_id).match.engine
-        moves = [(t, on) for t in hands[player] for on in legal_places(engine, player, t)]
+        moves = [(t, on) for t in hands[player] for on in engine.places_for(player, Tile.parse(t))]
         if moves:
             tile, on = rng.choice(moves)
             tap_play(page, tile, str(on), info["version"])

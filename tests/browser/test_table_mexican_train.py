@@ -13,7 +13,6 @@ import random
 import pytest
 
 from referee.rules.base import Action
-from referee.rules.mexican_train import legal_trains
 from referee.store import Store
 from referee.tiles import Tile, full_set
 from tests.browser.table_helpers import tap_play
@@ -67,10 +66,10 @@ def play_mt_round(page, live_app, game_id, hands, boneyard, rng, shots=None, max
         game = load_engine(live_app, game_id)
         engine = game.match.engine
         assert game.version == info["version"]
-        moves = [(t, k) for t in hands[player] for k in legal_trains(engine, player, t)]
+        moves = [(t, k) for t in hands[player] for k in engine.places_for(player, Tile.parse(t))]
         if moves:
             tile, train = rng.choice(moves)
-            places = set(legal_trains(engine, player, tile))
+            places = set(engine.places_for(player, Tile.parse(tile)))
             if len(places) == 1:  # one place: one tap on the tile logs it
                 assert tap_play(page, tile, train, info["version"]) == 1
             else:
@@ -110,7 +109,7 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
         screenshot(page, "table-mexican-train-tablet")
         turn = table_state(page)["turn"]
         engine = load_engine(live_app, game_id).match.engine
-        tile = next((t for t in hands[turn] if legal_trains(engine, turn, t)), hands[turn][0])
+        tile = next((t for t in hands[turn] if engine.places_for(turn, Tile.parse(t))), hands[turn][0])
         page.goto(f"/games/{game_id}/table?tile={tile}")
         screenshot(page, "table-mexican-train-tablet-selected")
         page.goto(f"/games/{game_id}/table?tile={tile}&mode=ask&ask=mexican")
@@ -141,7 +140,7 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
     assert table_state(page)["version"] == 1
     # A play, then undo (asked for confirmation) takes it back.
     engine = load_engine(live_app, game_id).match.engine
-    tile, train = next((t, k) for t in hands["Ana"] for k in legal_trains(engine, "Ana", t))
+    tile, train = next((t, k) for t in hands["Ana"] for k in engine.places_for("Ana", Tile.parse(t)))
     tap_play(page, tile, train, 1)
     assert page.locator(f'[data-train="{train}"] .laid[data-tile="{tile}"]').count() == 1
     page.click('a[data-action="undo-ask"]')

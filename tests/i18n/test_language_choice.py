@@ -91,10 +91,18 @@ def test_forms_can_be_translated(i18n_app):
 @pytest.mark.parametrize(
     "lang, not_a_number, out_of_range",
     [
-        ("en", "Not a valid integer value.", "Number must be between 0 and 18."),
-        ("hi", "यह मान्य पूर्ण संख्या नहीं है।", "संख्या 0 और 18 के बीच होनी चाहिए।"),
-        ("pa", "ਇਹ ਸਹੀ ਪੂਰੀ ਸੰਖਿਆ ਨਹੀਂ ਹੈ।", "ਸੰਖਿਆ 0 ਅਤੇ 18 ਦੇ ਵਿਚਕਾਰ ਹੋਣੀ ਚਾਹੀਦੀ ਹੈ।"),
-        ("hu", "Nem érvényes egész szám.", "A szám 0 és 18 között legyen."),
+        (
+            "en",
+            "Write a whole number with the digits 0-9 (at most 9 of them).",
+            "Number must be between 0 and 18.",
+        ),
+        ("hi", "0-9 अंकों से एक पूर्ण संख्या लिखें (अधिक से अधिक 9 अंक)।", "संख्या 0 और 18 के बीच होनी चाहिए।"),
+        ("pa", "0-9 ਅੰਕਾਂ ਨਾਲ ਇੱਕ ਪੂਰੀ ਸੰਖਿਆ ਲਿਖੋ (ਵੱਧ ਤੋਂ ਵੱਧ 9 ਅੰਕ)।", "ਸੰਖਿਆ 0 ਅਤੇ 18 ਦੇ ਵਿਚਕਾਰ ਹੋਣੀ ਚਾਹੀਦੀ ਹੈ।"),
+        (
+            "hu",
+            "Írj egész számot a 0-9 számjegyekkel (legfeljebb 9 számjeggyel).",
+            "A szám 0 és 18 között legyen.",
+        ),
     ],
 )
 def test_the_new_game_form_explains_bad_numbers_in_the_language(

@@ -67,7 +67,7 @@ def test_seed_terms_are_used():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_rules_for_and_rule_text(lang):
-    for game in book.GAME_PREFIX:
+    for game in GAMES:
         assert [r.id for r in book.rules_for(game, lang)] == [r.id for r in book.rules_for(game)]
     assert book.rule_text("mt.double.open", lang) != book.rule_text("mt.double.open")
     assert book.rule_text("no.such.rule", lang) is None

@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from referee.rules.book import COMMON_IDS, RULES_FILE, all_rules, rule_text, rules_by_id, rules_for
+from referee.rules import GAMES
+from referee.rules.book import (
+    COMMON_IDS,
+    RULES_FILE,
+    all_rules,
+    game_of_rule,
+    rule_text,
+    rules_by_id,
+    rules_for,
+)
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
 
@@ -28,6 +37,18 @@ def test_each_game_gets_its_rules_and_the_common_ones(game, prefix):
     ids = [r.id for r in rules_for(game)]
     assert set(COMMON_IDS) <= set(ids)
     assert all(i in COMMON_IDS or i.startswith(prefix) for i in ids)
+
+
+def test_the_game_of_a_rule_is_read_from_the_declared_prefixes():
+    assert game_of_rule("kz.goat") == "kozel"
+    assert game_of_rule("cf.house.foot") == "chicken-foot"
+    assert game_of_rule("mt.double.open") == "mexican-train"
+    assert [game_of_rule(rule) for rule in ("turn", "tiles", "mt", "xx.goat", "", None)] == [None] * 6
+    # every rule of the book is a common one or belongs to exactly one declared game's book
+    for rule in all_rules():
+        game = game_of_rule(rule.id)
+        assert (rule.id in COMMON_IDS) != (game is not None), rule.id
+        assert [key for key in GAMES if rule in rules_for(key)] == ([game] if game else list(GAMES))
 
 
 def test_rule_texts_are_plain_sentences():

@@ -158,3 +158,30 @@ def test_new_game_page_lists_every_declared_option(client):
         if option.house:
             assert option.rule in page
     assert "House rules" in page
+
+
+def test_an_unknown_game_is_refused_naming_every_declared_one():
+    with pytest.raises(BadRequest) as refused:
+        GameConfig.from_json({"game": "dominoes", "players": ["Ana", "Ben"]})
+    assert refused.value.message == f"'game' must be one of {', '.join(GAMES)}."
+    assert refused.value.params == {"games": ", ".join(GAMES)} and refused.value.field == "game"
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_each_game_names_its_own_going_out_rule(key):
+    from referee.rules.book import rules_for
+
+    rules = game_rules(key)
+    assert rules.out_rule.startswith(rules.prefix + ".")
+    assert rules.out_rule in {rule.id for rule in rules_for(key)}
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_only_mexican_train_keeps_the_name_mexican_for_its_train(key):
+    players = ["Ana", "Mexican", "Caro"] + (["Dan"] if key == "kozel" else [])
+    if key == "mexican-train":
+        with pytest.raises(BadRequest) as refused:
+            GameConfig.from_json({"game": key, "players": players})
+        assert refused.value.message == '"mexican" names the Mexican train: choose another player name.'
+    else:
+        assert GameConfig.from_json({"game": key, "players": players}).players[1] == "Mexican"

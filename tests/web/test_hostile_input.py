@@ -111,6 +111,11 @@ def test_a_lone_surrogate_in_the_new_game_form_is_not_a_crash(client):
         (["Bob", "B\u200dob"], "look the same"),
         (["Zoë", "Zoe\u0308"], "names must be unique"),  # the same once normalised (NFC)
         (["Ａｎａ", "Ana"], "look the same"),  # full-width letters
+        # from Unicode's confusables (UTS #39), beyond Cyrillic and Greek:
+        (["Tom", "Tօm"], "look the same"),  # Armenian օ
+        (["Ana", "Ꭺna"], "look the same"),  # Cherokee Ꭺ
+        (["Ilona", "Ιlona"], "look the same"),  # Greek capital iota
+        (["Sam", "Ꮪam"], "look the same"),  # Cherokee Ꮪ
     ],
 )
 def test_invisible_and_look_alike_names_are_refused(client, api, players, words):
@@ -124,6 +129,28 @@ def test_invisible_and_look_alike_names_are_refused(client, api, players, words)
 def test_names_that_differ_to_the_eye_are_accepted(api):
     game = api.create(game="mexican-train", mode="scores", set=9, players=["José", "Jose", "गुरु", "गरु"])
     assert len(game["players"]) == 4
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        # Hindi: names sharing most of their letters
+        ["राम", "रमा", "राजू", "राज"],
+        ["सीता", "गीता", "अनीता", "अनिता"],
+        ["सुनील", "सुनीता", "कमल", "कमला"],
+        # Punjabi (Gurmukhi), and a Hindi name that sounds the same
+        ["ਗੁਰਪ੍ਰੀਤ", "ਹਰਪ੍ਰੀਤ", "ਮਨਪ੍ਰੀਤ", "ਜਸਪ੍ਰੀਤ"],
+        ["ਸਿਮਰਨ", "ਸਿਮਰਤ", "ਰਾਮ", "राम"],
+        # Hungarian: the accents tell them apart
+        ["Ödön", "Ödon", "Győző", "Gyöző"],
+        ["Ágnes", "Agnes", "Zsófi", "Zsofi"],
+        # plain letters that Unicode also lists as drawn alike (m and rn)
+        ["Amie", "Arnie", "Clara", "Dara"],
+    ],
+)
+def test_real_names_that_share_letters_are_accepted(api, players):
+    game = api.create(game="mexican-train", mode="scores", set=9, players=players)
+    assert game["players"] == players
 
 
 def test_a_look_alike_name_is_refused_on_the_new_game_page(client):

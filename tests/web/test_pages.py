@@ -139,7 +139,7 @@ def test_new_game_malformed_names_are_refused_without_a_rule_and_nothing_is_crea
     response = new_game(client, ["", ""])
     assert response.status_code == 422 and "Enter the players" in refusal(text(response))
     response = new_game(client, ["Ana", "Ben"], mt_hand_size="lots")
-    assert response.status_code == 400 and "Not a valid integer" in text(response)
+    assert response.status_code == 400 and "Write a whole number with the digits 0-9" in text(response)
     assert api.get("/api/games")[1]["games"] == []
 
 

@@ -9,8 +9,6 @@ import re
 import pytest
 
 from referee.rules.base import Action
-from referee.rules.chicken_foot import legal_places
-from referee.rules.mexican_train import legal_trains
 from referee.tiles import Tile, full_set
 from referee.web import create_app, get_store
 
@@ -265,7 +263,7 @@ def _bot_round(api, game_id, seed, players, hand, highest, engine_tile):
             return hands
         player = state["round"]["turn"]
         engine = _engine(api, game_id)
-        moves = [(t, k) for t in hands[player] for k in legal_trains(engine, player, t)]
+        moves = [(t, k) for t in hands[player] for k in engine.places_for(player, Tile.parse(t))]
         if moves:
             tile, train = rng.choice(moves)
             assert api.act(game_id, type="play", player=player, tile=str(tile), train=train)[0] == 200
@@ -331,7 +329,7 @@ def test_the_one_tile_left_banner(client, api):
         assert state["round"]["status"] == "playing", "no one was ever down to one tile"
         player = state["round"]["turn"]
         engine = _engine(api, game_id)
-        moves = [(t, k) for t in hands[player] for k in legal_trains(engine, player, t)]
+        moves = [(t, k) for t in hands[player] for k in engine.places_for(player, Tile.parse(t))]
         if moves:
             tile, train = rng.choice(moves)
             api.act(game_id, type="play", player=player, tile=str(tile), train=train)
@@ -443,7 +441,7 @@ def test_chicken_foot_spinner_arms_and_places(client, api):
     assert response.status_code == 422 and "cf.spinner" in response.get_data(as_text=True)
     engine = _engine(api, game_id)
     _, html = table(client, game_id, "?tile=9-4")
-    assert lit_places(html) == {str(p) for p in legal_places(engine, "Ben", Tile(4, 9))} == {"9-9"}
+    assert lit_places(html) == {str(p) for p in engine.places_for("Ben", Tile(4, 9))} == {"9-9"}
 
 
 def test_chicken_foot_is_drawn_as_a_foot(client, api):

@@ -20,6 +20,7 @@ from referee.tiles import Tile
 from referee.web import get_store
 from referee.web.chart import chart_svg
 from referee.web.companion.common import bp, load_game
+from referee.web.forms import NotANumber, whole_number
 from referee.web.i18n import game_title
 
 STREAM_POLL = 0.5  # seconds between two looks at the game's version
@@ -172,9 +173,10 @@ def event_stream(game_id: str) -> Response:
     if current is None:
         abort(404, description=_("There is no game %(game)r.", game=game_id))
     since_text = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
-    since = (
-        int(since_text) if since_text.isascii() and since_text.isdigit() and len(since_text) <= 12 else None
-    )
+    try:
+        since = whole_number(since_text, 12)
+    except NotANumber:  # (the stream starts from the top)
+        since = None
     limit = int(current_app.config.get("FOLLOW_STREAMS_MAX", STREAMS_MAX))
     counter = current_app.extensions.setdefault("companion_streams", {"open": 0})
 

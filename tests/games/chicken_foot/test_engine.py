@@ -15,7 +15,6 @@ from referee.rules.chicken_foot import (
     ChickenFoot,
     ChickenFootOptions,
     ChickenFootRound,
-    legal_places,
 )
 from referee.tiles import Tile, full_set, set_size
 
@@ -391,13 +390,13 @@ def test_reminders_follow_the_draw():
 
 def test_legal_places_lights_every_fitting_place():
     engine = make_round()
-    assert legal_places(engine, "Ana", T("9-9")) == [None]
-    assert legal_places(engine, "Ana", T("4-9")) == []
+    assert engine.places_for("Ana", T("9-9")) == (None,)
+    assert engine.places_for("Ana", T("4-9")) == ()
     run(engine, ARMS + ["play 1-5 on 1-9", "play 3-5 on 3-9"])
     assert engine.turn() == "Ben"
-    assert legal_places(engine, "Ben", T("2-5")) == [T("2-9"), T("1-5"), T("3-5")]
-    assert legal_places(engine, "Ben", T("6-7")) == []
-    assert legal_places(engine, "Ana", T("2-5")) == []  # not Ana's turn
+    assert engine.places_for("Ben", T("2-5")) == (T("2-9"), T("1-5"), T("3-5"))
+    assert engine.places_for("Ben", T("6-7")) == ()
+    assert engine.places_for("Ana", T("2-5")) == ()  # not Ana's turn
 
 
 def test_round_state_pickles_and_keeps_playing():

@@ -15,9 +15,10 @@ from referee.rules.mexican_train import (
     MexicanTrain,
     MexicanTrainOptions,
     MexicanTrainRound,
-    legal_trains,
 )
 from referee.tiles import Tile, full_set, set_size
+
+T = Tile.parse
 
 PLAYERS = ("Ana", "Ben", "Caro")
 
@@ -524,15 +525,15 @@ def test_reminders():
     assert "5-5" in bound.reminders()[-1]["text"]
 
 
-def test_legal_trains():
+def test_places_for_names_the_legal_trains():
     engine = make_round()
-    assert legal_trains(engine, "Ana", "12-5") == ["Ana", "mexican"]
-    assert legal_trains(engine, "Ana", Tile(3, 4)) == []
-    assert legal_trains(engine, "Ben", "12-5") == []
+    assert engine.places_for("Ana", T("12-5")) == ("Ana", "mexican")
+    assert engine.places_for("Ana", Tile(3, 4)) == ()
+    assert engine.places_for("Ben", T("12-5")) == ()
     run(engine, ["Ana draw", "Ana pass"])
-    assert legal_trains(engine, "Ben", "5-12") == ["Ana", "Ben", "mexican"]
+    assert engine.places_for("Ben", T("5-12")) == ("Ana", "Ben", "mexican")
     bound = run(make_round(), OPEN_FIVE)
-    assert legal_trains(bound, "Ben", "5-2") == ["Ana"]
+    assert bound.places_for("Ben", T("5-2")) == ("Ana",)
 
 
 def test_actions_that_do_not_apply():
