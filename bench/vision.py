@@ -103,6 +103,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--count", type=int, default=200, help="synthetic photos when no FOLDER (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the synthetic set (1)")
     parser.add_argument("--size", default="4000x3000", help="synthetic photo size (4000x3000, 12 MP)")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="synthetic photos without face-down backs, touching tiles, side views or marble",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     args = parser.parse_args(argv)
     if args.folder is not None:
@@ -117,8 +122,9 @@ def main(argv: list[str]) -> None:
 
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"Synthetic photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
-        write_set(Path(tmp), args.count, seed=args.seed, size=(w, h))
+        kind = "plain " if args.plain else ""
+        print(f"Synthetic {kind}photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
+        write_set(Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain)
         figures = measure(Path(tmp), verbose=not args.quiet)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)

@@ -21,7 +21,18 @@ from referee.vision import Reading, ReadTile
 from referee.vision.decode import Decoded
 
 HALF = 96  # side of the square a half is warped to for counting
-RAW_SIDE = 0.3
+RAW_SIDE = 0.2
+RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
+LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
+SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
+MAX_SHEAR = 20  # degrees a tile's long side may lean from square to its bar on a photo
+DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this bright
+OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
+SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
+LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
+LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour difference from the face
+SHORTEST_BAR = 0.6  # a bar shorter than this share of the photo's longer bars is a mark
+LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay face)
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 
 
@@ -39,6 +50,7 @@ class Bar:
 class Half:
     pips: int
     confidence: float
+    foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
 
 
 @dataclass(slots=True)
@@ -72,7 +84,10 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
     # thin dark strokes only: a bar that touches a tile's shaded edge is cut free from it
     kernel = np.ones((15, 15), np.uint8)
     thin = (cv2.morphologyEx(value, cv2.MORPH_BLACKHAT, kernel) > 28).astype(np.uint8)
-    return bars + _bars_in(thin, side)
+    # a bar is near black on its face while the shading of a tile's rounded rim is only a
+    # little darker: with the rim left out, a bar that runs up to the face's edge stands alone
+    deep = (value.astype(np.float32) < RELATIVE_DARK * local.astype(np.float32)).astype(np.uint8)
+    return bars + _bars_in(thin, side) + _bars_in(deep, side)
 
 
 def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
@@ -134,7 +149,9 @@ def _sample(value: np.ndarray, points: np.ndarray) -> Any:
     return out
 
 
-def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[float, float, bool] | None:
+def _on_a_face(
+    value: np.ndarray, bar: Bar, min_contrast: float = 35, need_end: bool = True
+) -> tuple[float, float, bool] | None:
     """The face's brightness around ``bar`` and the bar's own, or None when the bar is not
     a tile's dividing bar (no bright face on both sides and beyond both ends)."""
     inner = np.nanmedian(_sample(value, _around(bar, _CORE)))
@@ -155,7 +172,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
         return None
     face = float(np.nanpercentile(np.concatenate(sides), 70))
     contrast = face - float(inner)
-    if contrast < min_contrast or face < 120:  # a face is white, ivory or (on the negative) black
+    if contrast < min_contrast or face < DIMMEST_FACE:  # white, ivory or (on the negative) black
         return None
     dense = False  # a side that is face only with its pips closed over
     for side, grid in zip(sides, _SIDES):
@@ -176,7 +193,7 @@ def _on_a_face(value: np.ndarray, bar: Bar, min_contrast: float = 35) -> tuple[f
     bright_ends = [
         not np.all(np.isnan(end)) and np.nanmean(end > inner + 0.6 * contrast) >= 0.5 for end in ends
     ]
-    if not any(bright_ends):
+    if need_end and not any(bright_ends):
         return None
     return face, float(inner), dense
 
@@ -294,6 +311,43 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
     return Bar(centre, u, n, L, bar.thickness, bar.strength), width
 
 
+def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
+    """The bar with its normal turned to the tile's long sides as the photo shows them.
+
+    Seen from the side, a tile's long sides are no longer square to its bar (the
+    perspective shears the face). The straight edges around the bar (the tile's long sides,
+    its rows of pips, its neighbours' sides) are gathered by direction, and the strongest
+    direction within MAX_SHEAR degrees of the bar's normal is taken when it clearly beats the
+    normal itself; in a photo taken from above it is the normal."""
+    c, n = bar.centre, bar.normal
+    h, w = value.shape
+    reach = int(1.6 * width) + 2
+    x0, y0 = max(0, int(c[0]) - reach), max(0, int(c[1]) - reach)
+    x1, y1 = min(w, int(c[0]) + reach + 1), min(h, int(c[1]) + reach + 1)
+    patch = value[y0:y1, x0:x1].astype(np.float32)
+    if min(patch.shape) < 8:
+        return bar
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(gx, gy)
+    strong = magnitude > np.percentile(magnitude, 85)
+    # an edge runs square to its gradient; directions are taken modulo 180 degrees
+    edge = (np.degrees(np.arctan2(gy[strong], gx[strong])) + 90.0) % 180.0
+    histogram = np.bincount(np.round(edge).astype(int) % 180, weights=magnitude[strong], minlength=180)
+    histogram = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]), np.ones(5), "valid")
+    normal = math.degrees(math.atan2(float(n[1]), float(n[0]))) % 180.0
+    offsets = np.arange(-MAX_SHEAR, MAX_SHEAR + 1)
+    scores = histogram[np.round(normal + offsets).astype(int) % 180]
+    best = int(np.argmax(scores))
+    if abs(offsets[best]) < 3 or scores[best] < 1.3 * scores[MAX_SHEAR]:
+        return bar
+    theta = math.radians(normal + float(offsets[best]))
+    v = np.array([math.cos(theta), math.sin(theta)], dtype=np.float32)
+    if float(v @ n) < 0:
+        v = -v
+    return Bar(bar.centre, bar.along, v, bar.length, bar.thickness, bar.strength)
+
+
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
@@ -320,17 +374,21 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs: list[float] = []
+    side_in = HALF - 2 * margin
+    foreign = False
     for i in range(1, count):
         _x, _y, w, h, area = stats[i]
         if area < 12:
             continue
+        if max(w, h) > 0.4 * side_in and min(w, h) > 0.25 * side_in:
+            foreign = True  # broad in both directions: a letter or a logo, not a pip
         if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
             continue  # a stroke or sliver (an edge's shadow, a seam), not a pip
         if area / float(w * h) < 0.35:
             continue
         blobs.append(float(area))
     if not blobs:
-        return Half(0, 0.8 if spread < 60 else 0.6)
+        return Half(0, 0.8 if spread < 60 else 0.6, foreign)
     typical = float(np.median(np.array(blobs)))
     pips = 0
     unsure = 0.0
@@ -343,16 +401,22 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence)
+    return Half(pips, confidence, foreign)
 
 
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
-    found = _drop_overlaps(_find_tiles(rgb, grey, highest))
+    bars = _find_bars(grey)
+    found = _drop_overlaps(_find_tiles(rgb, grey, highest, bars=bars))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
     negative = _find_tiles(rgb, 255 - grey, highest, min_contrast=100)
     for item in _drop_overlaps(negative):
+        if not any(_overlap(item, other) for other in found):
+            found.append(item)
+    # faces no brighter than the table (a side view, a white or marble table): the bars no
+    # tile was read from are tried again on the likeness to their own face's colour
+    for item in _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)):
         if not any(_overlap(item, other) for other in found):
             found.append(item)
     tiles = []
@@ -370,6 +434,8 @@ def read_image(image: Decoded, highest: int) -> Reading:
             confidence = min(confidence, 0.2)
             pa, pb = min(pa, highest), min(pb, highest)
         ratio = (item.ends[0] + item.ends[1]) / item.width
+        if ratio < SHORTEST_TILE:
+            continue  # far shorter than a tile seen from any usual angle: a printed mark
         if not 1.4 <= ratio <= 3.2:
             confidence *= 0.6
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
@@ -426,13 +492,106 @@ def _stands_out(
     return False
 
 
-def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: float = 35) -> list[Found]:
+def _read_tile(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    dense: bool,
+    width: float,
+    highest: int,
+    forced: float | None = None,
+) -> tuple[Found | None, bool]:
+    """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
+    and whether both halves were found of about equal length. ``forced`` takes that length
+    for both halves instead of walking to the tile's ends."""
+    if forced is not None:
+        ends = (forced, forced)
+    else:
+        colour = _face_colour(rgb, value, bar)
+        ends = (
+            _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
+            _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
+        )
+    if min(ends) < 0.45 * bar.length:
+        return None, False
+    even = max(ends) <= 1.3 * min(ends)
+    if not even:  # walked into a touching tile: halves are equal
+        ends = (min(ends), min(ends))
+    if not _stands_out(rgb, value, bar, ends, width):
+        return None, even
+    halves = (
+        _count_pips(rgb, bar, 1, ends[0], width),
+        _count_pips(rgb, bar, -1, ends[1], width),
+    )
+    if any(half.foreign for half in halves):
+        return None, even  # printed letters on a tile's back, a box's label
+    if dense and max(half.pips for half in halves) > highest:
+        return None, even  # a face only with its dark parts closed over, and no tile of the set
+    return Found(bar, ends, width, halves), even
+
+
+def _sure(item: Found, highest: int) -> float:
+    """How sure a reading is: its less certain half, nothing when a half is above the set."""
+    if max(half.pips for half in item.halves) > highest:
+        return 0.0
+    return min(half.confidence for half in item.halves)
+
+
+def _reread_overlong(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    readings: list[tuple[Found, float, float, bool]],
+    highest: int,
+    found: list[Found],
+) -> list[Found]:
+    """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
+    table) read again with the half length the surely read tiles of the photo show (a half
+    is as long as the tile is wide in a photo from above); the surer reading is kept."""
+    ratios = [
+        (item.ends[0] + item.ends[1]) / (2 * item.width)
+        for item, *_ in readings
+        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends)
+    ]
+    usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
+    usual = min(max(usual, 0.8), 1.6)
+    out = []
+    for item, face, dark, dense in readings:
+        length = usual * item.width
+        if max(item.ends) > OVERLONG * length or _sure(item, highest) == 0.0:
+            other, _ = _read_tile(
+                rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
+            )
+            if other is not None and _sure(other, highest) > _sure(item, highest):
+                item = other
+        out.append(item)
+    return out
+
+
+def _find_tiles(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    highest: int,
+    min_contrast: float = 35,
+    bars: list[Bar] | None = None,
+) -> list[Found]:
     candidates = []
-    for bar in _find_bars(value):
+    for bar in _find_bars(value) if bars is None else bars:
         levels = _on_a_face(value, bar, min_contrast)
         if levels is not None:
             candidates.append((bar, levels))
+    if len(candidates) >= 3:
+        # the tiles of one photo are of one set and at similar distances: a "bar" several
+        # times the usual length is a tile's shadow or a seam of the table
+        usual = float(np.median([bar.length for bar, _ in candidates]))
+        candidates = [(bar, levels) for bar, levels in candidates if bar.length <= LONGEST_BAR * usual]
     if candidates:
+        # a stroke much shorter than the photo's bars is a mark on a face or the table
+        typical = float(np.percentile([bar.length for bar, _ in candidates], 75))
+        candidates = [(bar, levels) for bar, levels in candidates if bar.length >= SHORTEST_BAR * typical]
         # faces are the brightest things on the table: a "bar" on a dim surface is texture
         brightest = max(levels[0] for _, levels in candidates)
         candidates = [(bar, levels) for bar, levels in candidates if levels[0] >= 0.72 * brightest]
@@ -442,29 +601,89 @@ def _find_tiles(rgb: np.ndarray, value: np.ndarray, highest: int, min_contrast: 
         size = max(3, int(typical * 0.4)) | 1
         # the face with its pips closed over: the walk to a tile's end is not stopped by a pip
         closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        readings: list[tuple[Found, float, float, bool]] = []
         for bar, (face, dark, dense) in candidates:
-            if bar.length < 0.45 * typical:
+            if bar.length < SHORTEST_BAR * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
-            colour = _face_colour(rgb, value, bar)
-            ends = (
-                _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
-                _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
-            )
-            if min(ends) < 0.45 * bar.length:
-                continue
-            if max(ends) > 1.3 * min(ends):  # walked into a touching tile: halves are equal
-                ends = (min(ends), min(ends))
-            if not _stands_out(rgb, value, bar, ends, width):
-                continue
-            halves = (
-                _count_pips(rgb, bar, 1, ends[0], width),
-                _count_pips(rgb, bar, -1, ends[1], width),
-            )
-            if dense and max(half.pips for half in halves) > highest:
-                continue  # a face only with its dark parts closed over, and no tile of the set
-            found.append(Found(bar, ends, width, halves))
+            item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest)
+            if item is None or not even:
+                # a tile not found square to its bar, or with halves of unequal length, is
+                # tried again along the tile's long sides as the photo shows them (oblique)
+                sheared = _long_axis(value, bar, width)
+                if sheared is not bar:
+                    other, other_even = _read_tile(
+                        rgb, value, closed, sheared, face, dark, dense, width, highest
+                    )
+                    if other is not None and (item is None or other_even):
+                        item = other
+            if item is not None:
+                found.append(item)
+                readings.append((item, face, dark, dense))
+        found = _reread_overlong(rgb, value, closed, readings, highest, found)
     return found
+
+
+def _find_by_likeness(
+    rgb: np.ndarray, grey: np.ndarray, highest: int, found: list[Found], bars: list[Bar]
+) -> list[Found]:
+    """Tiles read around the bars left over, each on an image of how alike each pixel is to
+    the colour of the bar's own face: the face is bright there whatever the light, and the
+    table, the pips (of any colour) and the bar dark."""
+    tried: list[Bar] = []
+    polygons = [item.corners().reshape(-1, 1, 2) for item in found]
+    out: list[Found] = []
+    h, w = grey.shape
+    lengths = [item.bar.length for item in found]
+    shortest = 0.6 * float(np.median(lengths)) if lengths else 0.0
+    for bar in bars:
+        if bar.length < shortest:
+            continue
+        centre = tuple(map(float, bar.centre))
+        if any(cv2.pointPolygonTest(poly, centre, False) >= 0 for poly in polygons):
+            continue
+        if any(np.linalg.norm(bar.centre - other.centre) < 0.3 * bar.length for other in tried):
+            continue
+        tried.append(bar)
+        if len(tried) > LIKENESS_BARS:
+            break
+        colour = _face_colour(rgb, grey, bar)
+        if colour.max() < 110 or colour.max() - colour.min() > 0.45 * colour.max():
+            continue  # not a white or ivory face (black tiles have their own pass)
+        reach = int(3.2 * bar.length) + 4
+        x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
+        x1, y1 = min(w, int(centre[0]) + reach + 1), min(h, int(centre[1]) + reach + 1)
+        patch = rgb[y0:y1, x0:x1]
+        distance = np.abs(patch.astype(np.int16) - colour.astype(np.int16)[None, None, :]).max(axis=2)
+        # steep enough that the table (most of the patch) is dark, however near its colour
+        gain = min(max(200.0 / max(float(np.median(distance)), 1.0), LIKENESS_GAIN), LIKENESS_STEEPEST)
+        like = cv2.GaussianBlur(np.clip(255 - gain * distance, 0, 255).astype(np.uint8), (3, 3), 0)
+        shift = np.array([x0, y0], dtype=np.float32)
+        local = Bar(bar.centre - shift, bar.along, bar.normal, bar.length, bar.thickness, bar.strength)
+        # a bar that runs to the face's edges (many coloured sets) has no face beyond its ends
+        levels = _on_a_face(like, local, need_end=False)
+        if levels is None:
+            continue
+        face, dark, dense = levels
+        size = max(3, int(bar.length * 0.4)) | 1
+        closed = cv2.morphologyEx(like, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+        local, width = _width(like, closed, local, face, dark)
+        item, even = _read_tile(patch, like, closed, local, face, dark, dense, width, highest)
+        if item is None or not even:
+            sheared = _long_axis(like, local, width)
+            if sheared is not local:
+                other, other_even = _read_tile(
+                    patch, like, closed, sheared, face, dark, dense, width, highest
+                )
+                if other is not None and (item is None or other_even):
+                    item = other
+        if item is None or max(half.pips for half in item.halves) > highest:
+            continue
+        moved = Bar(
+            item.bar.centre + shift, item.bar.along, item.bar.normal, item.bar.length, item.bar.thickness, 0.0
+        )
+        out.append(Found(moved, item.ends, item.width, item.halves))
+    return out
 
 
 def _overlap(a: Found, b: Found) -> bool:
@@ -486,4 +705,29 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
                 break
         if not inside:
             kept.append(item)
-    return kept
+    return _drop_seams(kept)
+
+
+def _drop_seams(kept: list[Found]) -> list[Found]:
+    """The seam between two tiles laid end to end looks like a bar: the "tile" read on it
+    lies half on each of them. A tile mostly covered by two or more other tiles is dropped,
+    the most covered first."""
+    kept = list(kept)
+    while True:
+        worst, worst_share = None, SEAM_COVER
+        for item in kept:
+            area = cv2.contourArea(item.corners())
+            if area <= 0:
+                continue
+            covers = [
+                cv2.intersectConvexConvex(item.corners(), other.corners())[0]
+                for other in kept
+                if other is not item
+            ]
+            covers = [c for c in covers if c > 0.15 * area]
+            share = sum(covers) / area
+            if len(covers) >= 2 and share > worst_share:
+                worst, worst_share = item, share
+        if worst is None:
+            return kept
+        kept = [item for item in kept if item is not worst]

@@ -105,9 +105,47 @@ def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) 
     return img
 
 
-def _background(rng: random.Random, h: int, w: int) -> np.ndarray:
+def _draw_back(style: Style, w: int, rng: random.Random) -> np.ndarray:
+    """A face-down tile (2w x w, RGBA): the back in the face's colour with a maker's name
+    printed across it and a rule under the name, as many sets have; no bar, no pips."""
+    img = np.zeros((w, 2 * w, 4), np.uint8)
+    r = max(2, w // 9)
+    cv2.rectangle(img, (r, 0), (2 * w - 1 - r, w - 1), (*style.face, 255), -1)
+    cv2.rectangle(img, (0, r), (2 * w - 1, w - 1 - r), (*style.face, 255), -1)
+    for cx, cy in ((r, r), (2 * w - 1 - r, r), (r, w - 1 - r), (2 * w - 1 - r, w - 1 - r)):
+        cv2.circle(img, (cx, cy), r, (*style.face, 255), -1, lineType=cv2.LINE_AA)
+    ink = (50, 60, 85) if style.pips != "white" else (220, 200, 120)
+    # the name reads across the tile's short side: drawn on the tile turned upright
+    upright = np.ascontiguousarray(np.rot90(img))
+    word = rng.choice(["RO", "ACE", "DOM", "XO"])
+    scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_DUPLEX, int(w * 0.3), int(w * 0.07))
+    (tw, _th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, int(w * 0.07)))
+    scale *= min(1.0, 0.8 * w / max(tw, 1))
+    (tw, _th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, int(w * 0.07)))
+    y = int(w * rng.uniform(0.75, 0.9))  # the name's baseline, of the tile's 2w length
+    cv2.putText(
+        upright, word, ((w - tw) // 2, y), cv2.FONT_HERSHEY_DUPLEX, scale, (*ink, 255),
+        max(1, int(w * 0.07)), cv2.LINE_AA,
+    )  # fmt: skip
+    # the rule under the name lies off the tile's middle (a third of the way from one end
+    # of the name's half), where a face has its bar: a reader must not take it for one
+    rule = int(w * 0.04) + 1
+    top = y + int(w * rng.uniform(0.35, 0.45))
+    cv2.rectangle(upright, (int(w * 0.15), top), (int(w * 0.85), top + rule), (*ink, 255), -1)
+    return np.ascontiguousarray(np.rot90(upright, -1))
+
+
+def _background(rng: random.Random, h: int, w: int, table: str | None = None) -> np.ndarray:
     kind = rng.choice(["cloth", "wood", "felt", "plain"])
     nprng = np.random.default_rng(rng.randrange(1 << 30))
+    if table is not None:
+        kind = table
+    if kind == "marble":
+        # a white, faintly veined stone table, as light as the tiles or lighter
+        base = np.array([rng.randint(225, 245)] * 3, np.float32) + np.array([-6, 0, 4], np.float32)
+        veins = np.sin((np.arange(w)[None, :] * 0.7 + np.arange(h)[:, None]) / rng.uniform(30, 60))
+        img = base[None, None, :] - (np.abs(veins) < 0.05)[:, :, None] * 40 + nprng.normal(0, 3, (h, w, 1))
+        return np.clip(img, 0, 255).astype(np.uint8)
     if kind == "wood":
         base = np.array([rng.randint(110, 170), rng.randint(70, 110), rng.randint(30, 60)], np.float32)
         ys = np.arange(h)[:, None] + 8 * np.sin(np.arange(w)[None, :] / rng.uniform(40, 90))
@@ -128,8 +166,24 @@ def _background(rng: random.Random, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _place(rng: random.Random, size: tuple[int, int], w: int, placed: list[np.ndarray]) -> np.ndarray | None:
+def _place(
+    rng: random.Random, size: tuple[int, int], w: int, placed: list[np.ndarray], touch: bool = False
+) -> np.ndarray | None:
     h_img, w_img = size
+    if touch and placed:
+        # end to end with a tile already down, a seam of a pixel or two between them
+        for _ in range(20):
+            other = rng.choice(placed)
+            (ox, oy), (ow, oh), angle = cv2.minAreaRect(other)
+            axis = np.radians(angle if ow >= oh else angle + 90)
+            gap = 2 * w + rng.uniform(1, 3)
+            sign = rng.choice((1, -1))
+            cx, cy = ox + sign * gap * np.cos(axis), oy + sign * gap * np.sin(axis)
+            if not (w * 1.1 <= cx <= w_img - w * 1.1 and w * 1.1 <= cy <= h_img - w * 1.1):
+                continue
+            rect = cv2.boxPoints(((cx, cy), (2 * w, w), np.degrees(axis))).astype(np.float32)
+            if all(cv2.intersectConvexConvex(rect, o)[0] <= 0.02 * w * w for o in placed):
+                return rect
     for _ in range(60):
         angle = rng.uniform(0, 360)
         cx = rng.uniform(w * 1.1, w_img - w * 1.1)
@@ -148,28 +202,44 @@ def make_photo(
     count: int | None = None,
     pips: str | None = None,
     easy: bool = False,
+    backs: int = 0,
+    touching: int = 0,
+    tilt: float = 0.0,
+    table: str | None = None,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
     ``pips`` forces the style ("black", "colour" or "white": white pips on black tiles);
-    ``easy`` leaves out the blur and keeps the noise low."""
+    ``easy`` leaves out the blur and keeps the noise low. ``backs`` face-down tiles with a
+    maker's name printed on their backs are laid among the tiles (not in the labels);
+    ``touching`` of the tiles are laid end to end with another; ``tilt`` (0 to about 0.35)
+    views the table from the side: the far edge of the photo is that share narrower and the
+    table is foreshortened, so tiles far away are smaller and their faces sheared. ``table``
+    forces the background ("cloth", "wood", "felt", "plain" or "marble": a white stone table
+    as light as the tiles)."""
     rng = random.Random(seed)
+    extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
     # (drawing 12 MP directly takes a minute a photo)
     shrink = min(1.0, 1600 / max(size))
     w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
-    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img).astype(np.float32)
+    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img, table).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
     style = _style(rng, pips)
     placed: list[np.ndarray] = []
     tiles: list[Tile] = []
-    for _ in range(n):
-        rect = _place(rng, (h_img, w_img), w, placed)
+    labelled: list[np.ndarray] = []
+    for i in range(n + backs):
+        back = i >= n
+        rect = _place(rng if not back else extra, (h_img, w_img), w, placed, touch=0 < i <= touching)
         if rect is None:
             continue
-        halves = (rng.randint(0, highest), rng.randint(0, highest))
-        face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
+        if back:
+            face = _draw_back(style, w * 2, extra)
+        else:
+            halves = (rng.randint(0, highest), rng.randint(0, highest))
+            face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
         src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
         matrix = cv2.getAffineTransform(src, _corners(rect))
         warped = cv2.warpAffine(face, matrix, (w_img, h_img), flags=cv2.INTER_AREA)
@@ -180,15 +250,30 @@ def make_photo(
         canvas *= 1 - 0.45 * shadow
         canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
         placed.append(rect)
-        tiles.append(Tile(*halves))
+        if not back:
+            labelled.append(rect)
+            tiles.append(Tile(*halves))
     # perspective: the camera a little off the vertical
     d = 0.06 * min(w_img, h_img)
     src = np.array([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]], np.float32)
     dst = src + np.array([[rng.uniform(-d, d), rng.uniform(-d, d)] for _ in range(4)], np.float32)
+    if tilt > 0:
+        # seen from the side: the far (top) edge narrower and the table foreshortened
+        far = tilt * w_img / 2
+        dst = np.array(
+            [[far, tilt * h_img * 0.5], [w_img - far, tilt * h_img * 0.5], [w_img, h_img], [0, h_img]],
+            np.float32,
+        ) + (dst - src)
     persp = cv2.getPerspectiveTransform(src, dst)
-    canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
+    if tilt > 0:
+        # the table beyond the tiles' part of it fills the corners the side view opens
+        inside = cv2.warpPerspective(np.ones((h_img, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
+        beyond = _background(extra, h_img, w_img).astype(np.float32)
+        canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img)) * inside + beyond * (1 - inside)
+    else:
+        canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
     boxes = []
-    for rect in placed:
+    for rect in labelled:
         pts = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), persp).reshape(-1, 2)
         x0, y0 = np.maximum(pts.min(axis=0), 0)
         x1, y1 = np.minimum(pts.max(axis=0), (w_img, h_img))
@@ -226,23 +311,39 @@ def _corners(rect: np.ndarray) -> np.ndarray:
 
 
 def write_set(
-    folder: Path, count: int, seed: int = 0, size: tuple[int, int] = (960, 720), highest: int = 12
+    folder: Path,
+    count: int,
+    seed: int = 0,
+    size: tuple[int, int] = (960, 720),
+    highest: int = 12,
+    plain: bool = False,
 ) -> Path:
-    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path."""
+    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
+
+    Each photo draws its options (face-down backs, touching tiles, a side view, a marble
+    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured)."""
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):
-        data, tiles, boxes = make_photo(seed * 100_003 + i, size=size, highest=highest)
+        photo_seed = seed * 100_003 + i
+        options = random.Random(photo_seed + 1)
+        extras: dict[str, Any] = {
+            "backs": options.choice((0, 0, 0, 1, 2)),
+            "touching": options.choice((0, 0, 0, 1, 2)),
+            "tilt": options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
+            "table": "marble" if options.random() < 0.125 else None,
+        }
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **({} if plain else extras))
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
         photos.append(
             {
                 "file": name,
-                "source": f"referee.vision.synthetic seed={seed * 100_003 + i}",
+                "source": f"referee.vision.synthetic seed={photo_seed}",
                 "set_hint": f"double-{highest}, synthetic",
                 "tiles": [str(t) for t in tiles],
                 "total_pips": sum(t.pips for t in tiles),
-                "notes": "",
+                "notes": "" if plain else ", ".join(f"{k}={v}" for k, v in extras.items() if v),
                 "uncertain": False,
                 "image_size": list(size),
                 "boxes": [list(b) for b in boxes],

@@ -82,15 +82,85 @@ def test_halves_above_the_set_are_named_within_it_and_unsure() -> None:
 @pytest.mark.skipif(not (REAL / "labels.json").exists(), reason="../shared/photos is not here")
 def test_real_photos_floor() -> None:
     labels = json.loads((REAL / "labels.json").read_text())
-    labelled = matched = exact = 0
+    labelled = matched = exact = read = 0
     for photo in labels["photos"]:
         reading = read_photo((REAL / photo["file"]).read_bytes(), 12)
         want = Counter(photo["tiles"])
         got = _tiles(reading)
         labelled += sum(want.values())
+        read += sum(got.values())
         matched += min(sum(want.values()), sum(got.values()))
         exact += sum((want & got).values())
         assert all(isinstance(t.tile, Tile) and t.tile.high <= 12 for t in reading.tiles)
-    # the floor the method reaches today (docs/BENCHMARKS.md has the figures)
-    assert matched / labelled >= 0.7
-    assert exact / labelled >= 0.55
+    # the floor the method reaches today (docs/BENCHMARKS.md has the figures: recall 83 %,
+    # 76 % of tiles exact, no tile read where there is none)
+    assert matched / labelled >= 0.8
+    assert exact / labelled >= 0.72
+    assert matched / read >= 0.97
+
+
+def _exact_and_read(photos: list[tuple[bytes, list[Tile]]]) -> tuple[int, int, int]:
+    exact = wanted = read = 0
+    for data, tiles in photos:
+        reading = read_photo(data, 12)
+        wanted += len(tiles)
+        read += len(reading.tiles)
+        exact += sum((_tiles(reading) & Counter(str(t) for t in tiles)).values())
+    return exact, wanted, read
+
+
+def test_face_down_tiles_with_a_printed_name_are_not_read_as_tiles() -> None:
+    photos = []
+    for seed in range(8):
+        data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, backs=2)
+        photos.append((data, tiles))
+    exact, wanted, read = _exact_and_read(photos)
+    assert exact == wanted  # the face-up tiles are all read
+    assert read - wanted <= 4  # at most a quarter of the 16 backs taken for a tile
+
+
+def test_a_table_seen_from_the_side_is_read() -> None:
+    # the far side of the photo a quarter narrower: tiles smaller and sheared there
+    photos = []
+    for seed in range(8):
+        data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, tilt=0.25, pips="colour")
+        photos.append((data, tiles))
+    exact, wanted, read = _exact_and_read(photos)
+    assert exact >= 0.9 * wanted
+    assert read <= wanted
+
+
+def test_tiles_laid_end_to_end_are_read_one_by_one() -> None:
+    photos = []
+    for seed in range(8):
+        data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, touching=2)
+        photos.append((data, tiles))
+    exact, wanted, read = _exact_and_read(photos)
+    assert exact >= 0.85 * wanted
+    assert read <= wanted  # two touching tiles are never read as one long tile and a bit
+
+
+@pytest.mark.skipif(not (REAL / "labels.json").exists(), reason="../shared/photos is not here")
+def test_the_printed_backs_of_face_down_tiles_are_not_read() -> None:
+    # seven face-up tiles under a row of seven face-down tiles printed with a maker's name
+    photo = next(
+        p
+        for p in json.loads((REAL / "labels.json").read_text())["photos"]
+        if "FACE DOWN" in p["notes"] and len(p["tiles"]) == 7
+    )
+    reading = read_photo((REAL / photo["file"]).read_bytes(), 6)
+    got = _tiles(reading)
+    assert sum((got & Counter(photo["tiles"])).values()) == 7
+    assert len(reading.tiles) == 7  # before: 10 read, three of them on the printed backs
+
+
+def test_tiles_on_a_white_table_as_light_as_their_faces() -> None:
+    # the face does not stand out by its brightness: the bars left over are read on the
+    # likeness to their face's colour (docs/VISION.md); the weak case, with a floor
+    photos = []
+    for seed in range(8):
+        data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, table="marble", pips="colour")
+        photos.append((data, tiles))
+    exact, wanted, read = _exact_and_read(photos)
+    assert exact >= 0.5 * wanted
+    assert read <= wanted
