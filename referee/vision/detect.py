@@ -503,10 +503,12 @@ def _read_tile(
     width: float,
     highest: int,
     forced: float | None = None,
+    outline: np.ndarray | None = None,
 ) -> tuple[Found | None, bool]:
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
     and whether both halves were found of about equal length. ``forced`` takes that length
-    for both halves instead of walking to the tile's ends."""
+    for both halves instead of walking to the tile's ends; ``outline`` is the colour image
+    the tile's outline is looked for on (``rgb`` when None)."""
     if forced is not None:
         ends = (forced, forced)
     else:
@@ -520,7 +522,7 @@ def _read_tile(
     even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
-    if not _stands_out(rgb, value, bar, ends, width):
+    if not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
         return None, even
     halves = (
         _count_pips(rgb, bar, 1, ends[0], width),
@@ -668,12 +670,17 @@ def _find_by_likeness(
         size = max(3, int(bar.length * 0.4)) | 1
         closed = cv2.morphologyEx(like, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
         local, width = _width(like, closed, local, face, dark)
-        item, even = _read_tile(patch, like, closed, local, face, dark, dense, width, highest)
+        # the outline is looked for on the likeness too: a table near the face's colour is
+        # dark there, so a tile as light as its table still shows its edges
+        outline = cv2.cvtColor(like, cv2.COLOR_GRAY2RGB)
+        item, even = _read_tile(
+            patch, like, closed, local, face, dark, dense, width, highest, outline=outline
+        )
         if item is None or not even:
             sheared = _long_axis(like, local, width)
             if sheared is not local:
                 other, other_even = _read_tile(
-                    patch, like, closed, sheared, face, dark, dense, width, highest
+                    patch, like, closed, sheared, face, dark, dense, width, highest, outline=outline
                 )
                 if other is not None and (item is None or other_even):
                     item = other
