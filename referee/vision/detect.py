@@ -34,6 +34,7 @@ LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour diffe
 SHORTEST_BAR = 0.6  # a bar shorter than this share of the photo's longer bars is a mark
 LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay face)
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
+PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 
 
 @dataclass(slots=True)
@@ -411,14 +412,10 @@ def read_image(image: Decoded, highest: int) -> Reading:
     found = _drop_overlaps(_find_tiles(rgb, grey, highest, bars=bars))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
     negative = _find_tiles(rgb, 255 - grey, highest, min_contrast=100)
-    for item in _drop_overlaps(negative):
-        if not any(_overlap(item, other) for other in found):
-            found.append(item)
+    found = _merge(found, _drop_overlaps(negative))
     # faces no brighter than the table (a side view, a white or marble table): the bars no
     # tile was read from are tried again on the likeness to their own face's colour
-    for item in _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)):
-        if not any(_overlap(item, other) for other in found):
-            found.append(item)
+    found = _merge(found, _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)))
     tiles = []
     scale = image.scale
     for item in found:
@@ -436,7 +433,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
         ratio = (item.ends[0] + item.ends[1]) / item.width
         if ratio < SHORTEST_TILE:
             continue  # far shorter than a tile seen from any usual angle: a printed mark
-        if not 1.4 <= ratio <= 3.2:
+        if not PLAUSIBLE[0] <= ratio <= PLAUSIBLE[1]:
             confidence *= 0.6
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
@@ -699,11 +696,34 @@ def _overlap(a: Found, b: Found) -> bool:
     )
 
 
+def _merge(found: list[Found], more: list[Found]) -> list[Found]:
+    """The tiles of a later pass added to ``found`` where they overlap none of it, or only
+    tiles of an implausible shape (a "tile" read across the table from a seam), which then
+    give way."""
+    out = list(found)
+    for item in more:
+        overlapped = [other for other in out if _overlap(item, other)]
+        if overlapped and (not _plausible(item) or any(_plausible(other) for other in overlapped)):
+            continue
+        out = [other for other in out if not any(other is gone for gone in overlapped)]
+        out.append(item)
+    return out
+
+
+def _plausible(item: Found) -> bool:
+    """Whether the tile's length over its width is one a tile shows on a photo."""
+    return PLAUSIBLE[0] <= (item.ends[0] + item.ends[1]) / item.width <= PLAUSIBLE[1]
+
+
 def _drop_overlaps(found: list[Found]) -> list[Found]:
     """A bar broken in two (a brass spinner) or a stroke inside a tile already read: keep
-    the longest bar of each tile."""
+    the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
+    the seam of two touching tiles runs far past their ends and would swallow them."""
     kept: list[Found] = []
-    for item in sorted(found, key=lambda f: (-round(min(h.confidence for h in f.halves), 1), -f.bar.length)):
+    for item in sorted(
+        found,
+        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 1), -f.bar.length),
+    ):
         inside = False
         for other in kept:
             poly = other.corners().reshape(-1, 1, 2)
