@@ -88,7 +88,15 @@ def _find_bars(value: np.ndarray) -> list[Bar]:
     # a bar is near black on its face while the shading of a tile's rounded rim is only a
     # little darker: with the rim left out, a bar that runs up to the face's edge stands alone
     deep = (value.astype(np.float32) < RELATIVE_DARK * local.astype(np.float32)).astype(np.uint8)
-    return bars + _bars_in(thin, side) + _bars_in(deep, side)
+    # against the face just around it (a closing a little wider than a bar) rather than the
+    # wider mean: a bar on a face in the shade, darker than its table, is cut free from the
+    # shaded rim it runs into
+    shut = cv2.morphologyEx(value, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    near = (value.astype(np.float32) < RELATIVE_DARK * shut).astype(np.uint8)
+    # and with the thinnest lines opened away (the dark line along a tile's lower rim)
+    opened = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((4, 4), np.uint8))
+    found = _bars_in(thin, side) + _bars_in(deep, side) + _bars_in(near, side)
+    return bars + found + _bars_in(opened, side)
 
 
 def _bars_in(dark: np.ndarray, side: int) -> list[Bar]:
