@@ -27,6 +27,7 @@ LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is
 SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
 MAX_SHEAR = 20  # degrees a tile's long side may lean from square to its bar on a photo
 DIMMEST_FACE = 120  # a face in the shade of a side view is still at least this bright
+FAR_OVERLONG = 1.8  # and past this, the re-read is kept at equal sureness
 OVERLONG = 1.3  # a half this many times the photo's usual half length is re-read at that length
 SEAM_COVER = 0.6  # a tile this much covered by two or more others lies on their seam
 LIKENESS_BARS = 60  # at most this many left-over bars are tried on the likeness to their face
@@ -572,7 +573,11 @@ def _reread_overlong(
             other, _ = _read_tile(
                 rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
             )
-            if other is not None and _sure(other, highest) > _sure(item, highest):
+            far = max(item.ends) > FAR_OVERLONG * length  # ran through a whole other tile
+            if other is not None and (
+                _sure(other, highest) > _sure(item, highest)
+                or (far and _sure(other, highest) >= _sure(item, highest))
+            ):
                 item = other
         out.append(item)
     return out

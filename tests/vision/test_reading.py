@@ -214,3 +214,11 @@ def test_a_bar_running_into_the_dark_rim_of_a_shaded_face_is_found() -> None:
     image[150:258, 296:303] = 20  # the bar, touching the rim line
     bars = [bar for bar in _find_bars(image) if abs(float(bar.along[1])) > 0.95]
     assert any(95 <= bar.length <= 115 and abs(float(bar.centre[0]) - 299) < 3 for bar in bars)
+
+
+def test_a_half_walked_through_another_tile_is_read_again_at_the_usual_length() -> None:
+    # on a white table seen from the side the walk from the 1-11's bar runs on past its end,
+    # further than a whole tile: the reading at the photo's usual half length is kept, as
+    # sure as the long one
+    data, _drawn, _ = make_photo(300085, size=(1600, 1200), backs=2, tilt=0.12329654641967021, table="marble")
+    assert _tiles(read_photo(data, 12))["1-11"] == 1
