@@ -10,6 +10,7 @@ from the face's own colour, whatever their hue, so coloured pips read like black
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,8 @@ LIKENESS_GAIN = 2  # likeness falls at least this much per level of colour diffe
 SHORTEST_BAR = 0.6  # a bar shorter than this share of the photo's longer bars is a mark
 LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay face)
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
+STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
+STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 
 
@@ -264,6 +267,17 @@ def _extent(
     seam = (distances > 0.45 * width) & (raw_face.sum(axis=1) / counted < 0.12)
     dim = share < 0.5
     unlike = alike_share < 0.1  # a row of pips is unlike the face too: this needs a longer run
+    # the face's own edge: a thick tile seen from a low angle shows its front and end sides,
+    # of the face's colour but in the shade, beyond the face; a row well below the
+    # brightness of the face next to the bar (pips closed over) ends the face
+    level = np.where(inside, value[ys, xs].reshape(len(distances), -1), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # rows wholly off the photo
+        level = np.nanmedian(level, axis=1)
+        near = level[distances <= 0.5 * width]
+        top = float(np.nanmedian(near)) if len(near) else float(face)
+    shaded = (level < STEP_DOWN * top) & (distances > STEP_FROM * width)
+    dim = dim | shaded
     need_dim = max(2.0, 0.04 * bar.length)
     need_unlike = 0.22 * width
     run_dim = run_unlike = 0
