@@ -87,6 +87,17 @@ class HeadToHead:
     behind: int = 0
     level: int = 0
 
+    def count(self, mine: int, theirs: int) -> None:
+        """One more finished game together, where the player placed ``mine`` and the
+        opponent ``theirs`` (1 is first)."""
+        self.games += 1
+        if mine < theirs:
+            self.ahead += 1
+        elif mine > theirs:
+            self.behind += 1
+        else:
+            self.level += 1
+
 
 @dataclass(frozen=True, slots=True)
 class GameLine:
@@ -182,14 +193,7 @@ def player_stats(games: Iterable[GameSummary], game: str | None = None) -> dict[
                     continue
                 okey = player_key(other)
                 h2h = record.head_to_head.setdefault(okey, HeadToHead(display[okey]))
-                h2h.games += 1
-                mine, theirs = summary.place(name), summary.place(other)
-                if mine < theirs:
-                    h2h.ahead += 1
-                elif mine > theirs:
-                    h2h.behind += 1
-                else:
-                    h2h.level += 1
+                h2h.count(summary.place(name), summary.place(other))
     return stats
 
 

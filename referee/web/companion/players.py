@@ -84,14 +84,7 @@ def full_record(store: Store, key: str) -> tuple[PlayerStats, dict[str, PlayerSt
     ]
     names = {row["key"]: row["name"] for row in store.player_totals()}
     for other, mine, theirs in store.opponents_of(key):
-        h2h = player.head_to_head.setdefault(other, HeadToHead(names.get(other, other)))
-        h2h.games += 1
-        if mine < theirs:
-            h2h.ahead += 1
-        elif mine > theirs:
-            h2h.behind += 1
-        else:
-            h2h.level += 1
+        player.head_to_head.setdefault(other, HeadToHead(names.get(other, other))).count(mine, theirs)
     return player, {kind: record(totals[kind]) if kind in totals else None for kind in GAMES}
 
 
