@@ -579,6 +579,29 @@ class Client:
         path, body = driver.request(kind, payload)
         return driver, kind, payload, path, body
 
+    def play_next(
+        self, driver: GameDriver, rng: random.Random, errors: list[str], lock: threading.Lock
+    ) -> tuple[GameDriver, float | None, float, float]:
+        """Send the driver's next change as a tablet under load does: (the driver now in use,
+        the round trip in ms or None when the request failed, the server's ms, when it was
+        sent). A failure or a refusal is added to ``errors``; an accepted change moves the
+        driver on."""
+        driver, kind, payload, path, body = self.next_request(driver, rng)
+        started = time.perf_counter()
+        try:
+            status, data, _, inside = self.post(path, body)
+        except Exception as error:
+            with lock:
+                errors.append(f"{path}: {error!r}")
+            return driver, None, float("nan"), started
+        took = (time.perf_counter() - started) * 1000
+        if status == 200:
+            driver.accepted(kind, payload)
+        else:
+            with lock:
+                errors.append(f"{path}: {status} {data}")
+        return driver, took, inside, started
+
     def step(self, driver: GameDriver) -> tuple[str, int, float, float] | None:
         """Log the driver's next change; returns (action type or "hands", status, trip, server)."""
         change = driver.next_change()
@@ -740,21 +763,10 @@ def bench_load(
             if pause > 0:
                 time.sleep(pause)
             sent += 1
-            driver, kind, payload, path, body = client.next_request(driver, rng)
-            started = time.perf_counter()
-            try:
-                status, data, _, _ = client.post(path, body)
-            except Exception as error:
+            driver, took, _, _ = client.play_next(driver, rng, errors, lock)
+            if took is not None:
                 with lock:
-                    errors.append(f"{path}: {error!r}")
-                continue
-            took = (time.perf_counter() - started) * 1000
-            with lock:
-                latencies.append(took)
-                if status != 200:
-                    errors.append(f"{path}: {status} {data}")
-            if status == 200:
-                driver.accepted(kind, payload)
+                    latencies.append(took)
         client.close()
 
     threads = [threading.Thread(target=run, args=(index,), daemon=True) for index in range(clients)]
@@ -837,23 +849,12 @@ def bench_mixed(
             pause = begin + sent / rate - time.perf_counter()
             if pause > 0:
                 time.sleep(pause)
-            driver, kind, payload, path, body = client.next_request(driver, rng)
-            started = time.perf_counter()
-            try:
-                status, data, _, inside = client.post(path, body)
-            except Exception as error:
+            driver, took, inside, started = client.play_next(driver, rng, errors, lock)
+            if took is not None:
                 with lock:
-                    errors.append(f"{path}: {error!r}")
-                continue
-            took = (time.perf_counter() - started) * 1000
-            with lock:
-                latencies.append(took)
-                app_times.append(inside)
-                slow.append((took, started - begun[0]))
-                if status != 200:
-                    errors.append(f"{path}: {status} {data}")
-            if status == 200:
-                driver.accepted(kind, payload)
+                    latencies.append(took)
+                    app_times.append(inside)
+                    slow.append((took, started - begun[0]))
         client.close()
 
     def follower(index: int) -> None:
