@@ -39,6 +39,9 @@ BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real 
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
+OUTLINE_STEP = 40  # the table just outside a tile differs from its face by this much in a channel
+OUTLINE_SHARE = 0.8  # ... or, on a dark face, by this share of the face's brightest channel
+OUTLINE_STEP_DARK = 20  # ... but at least this much (noise)
 
 
 @dataclass(slots=True)
@@ -490,6 +493,9 @@ def _stands_out(
     # the face's colour: the brighter samples in value (pips left out)
     keep = face_values[~np.isnan(face_values)] >= np.nanmedian(face_values)
     face = np.median(face_rgb[keep] if keep.any() else face_rgb, axis=0)
+    # a step of 40 levels on a white face; a black face (its whole brightness a few tens
+    # of levels) stands out from a dark cloth by a smaller step, in proportion to it
+    step = min(OUTLINE_STEP, max(OUTLINE_STEP_DARK, OUTLINE_SHARE * float(face.max())))
     steps = np.linspace(-0.4, 0.4, 9)
     sides = []
     for s, e in ((1, ends[0]), (-1, ends[1])):
@@ -507,7 +513,7 @@ def _stands_out(
         if len(samples) < 3:
             return True  # the tile reaches the photo's edge
         distance = np.abs(samples - face[None, :]).max(axis=1)
-        if np.mean(distance < 40) < 0.5:
+        if np.mean(distance < step) < 0.5:
             return True
     return False
 
