@@ -39,6 +39,9 @@ BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real 
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
+LETTERS_AT_MOST = 4  # a "tile" of at most this many marks may be a printed name (letters)
+ROUND_MARK = 0.88  # a pip fills at least this share of its convex outline; a letter less
+LETTER_AREA = 0.02  # ... and a letter covers at least this share of a half's square
 OUTLINE_STEP = 40  # the table just outside a tile differs from its face by this much in a channel
 OUTLINE_SHARE = 0.8  # ... or, on a dark face, by this share of the face's brightest channel
 OUTLINE_STEP_DARK = 20  # ... but at least this much (noise)
@@ -431,6 +434,60 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     return Half(pips, confidence, foreign)
 
 
+def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
+    """The marks of a half that the pip count counts as pips: for each, the share of its convex
+    outline it fills (its holes filled) and its area over the half's square. A pip, whole or
+    cut by the half's edge, is convex; a letter (C, R, X, E, an O's ring) is not."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    start = bar.thickness * 0.5 + 1
+    origin = c + n * (side * start) - u * (width / 2)
+    src = np.array([origin, origin + u * width, origin + n * (side * (extent - start))], dtype=np.float32)
+    dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
+    square = cv2.warpAffine(
+        rgb,
+        cv2.getAffineTransform(src, dst),
+        (HALF, HALF),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    margin = int(HALF * 0.07)
+    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
+    usual = np.median(inner.reshape(-1, 3), axis=0)
+    near = np.abs(inner - usual).max(axis=2)
+    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
+    ink = np.abs(inner - face).max(axis=2)
+    spread = float(np.percentile(ink, 99.5))
+    if spread < 30:
+        return []
+    mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, count):
+        _x, _y, w, h, area = stats[i]
+        if area < 12 or area / float(w * h) < 0.35:
+            continue
+        if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
+            continue  # not counted as a pip either
+        contours, _ = cv2.findContours(
+            (labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+        )
+        filled = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        hull = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(np.concatenate(contours)), 1)
+        out.append((float(filled.sum()) / max(float(hull.sum()), 1.0), float(area) / mask.size))
+    return out
+
+
+def _only_letters(rgb: np.ndarray, bar: Bar, ends: tuple[float, float], width: float) -> bool:
+    """Whether every mark counted on the tile is a letter: large and not round. The printed
+    name on a face-down tile, with the rule under it read as a bar, reads as a low tile
+    (0-2, 1-2); the pips of a face-up tile are round, whole or cut by the half's edge."""
+    marks = _marks(rgb, bar, 1, ends[0], width) + _marks(rgb, bar, -1, ends[1], width)
+    return bool(marks) and all(fill < ROUND_MARK and area >= LETTER_AREA for fill, area in marks)
+
+
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
@@ -556,6 +613,8 @@ def _read_tile(
     )
     if any(half.foreign for half in halves):
         return None, even  # printed letters on a tile's back, a box's label
+    if sum(half.pips for half in halves) <= LETTERS_AT_MOST and _only_letters(rgb, bar, ends, width):
+        return None, even  # a face-down tile's printed name, read from the rule under it
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
     return Found(bar, ends, width, halves), even

@@ -4,6 +4,7 @@ with a printed back among the face-up ones (docs/VISION.md, steps 2 and 6)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -22,3 +23,28 @@ def test_black_tiles_on_a_cloth_nearly_as_dark_stand_out_from_it(seed: int, touc
     # brightness; laid end to end, neither tile is lost nor are the two read as one
     data, tiles, _ = make_photo(seed, size=(960, 720), touching=touching)
     assert _read(data) == Counter(str(t) for t in tiles)
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (300078, {"backs": 1, "tilt": 0.22, "table": "marble"}),
+        (500016, {"backs": 1, "touching": 2}),
+        (500020, {"backs": 2}),
+        (500030, {"backs": 2}),
+        (500113, {"backs": 2, "touching": 2}),
+    ],
+)
+def test_a_printed_name_read_from_the_rule_under_it_is_no_tile(seed: int, options: dict[str, Any]) -> None:
+    # the rule under a face-down tile's printed name looks like a bar; the letters beside it,
+    # large and not round, would read as a low tile (0-2, 0-3): every face-up tile is read
+    # and nothing else
+    data, tiles, _ = make_photo(seed, size=(1280, 960), **options)
+    assert _read(data) == Counter(str(t) for t in tiles)
+
+
+def test_round_pips_are_not_letters() -> None:
+    # the marks of low tiles (0-1, 1-2, 0-3 ...) are round: none of them is taken for a name
+    for seed in range(6):
+        data, tiles, _ = make_photo(seed, size=(960, 720), count=1, easy=True, highest=3)
+        assert _read(data) == Counter(str(t) for t in tiles)
