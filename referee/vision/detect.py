@@ -811,6 +811,7 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     """A bar broken in two (a brass spinner) or a stroke inside a tile already read: keep
     the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
     the seam of two touching tiles runs far past their ends and would swallow them."""
+    found = _drop_straddling(found)
     kept: list[Found] = []
     for item in sorted(
         found,
@@ -825,6 +826,29 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
         if not inside:
             kept.append(item)
     return _drop_seams(kept)
+
+
+def _drop_straddling(found: list[Found]) -> list[Found]:
+    """Two tiles lying side by side show a seam along their long sides, which looks like a
+    bar: the "tile" read on it holds the bar of one of them in each of its halves. A tile
+    holds no other tile's bar, so a reading with the bar of another reading of a tile's shape
+    inside each of its halves is dropped."""
+
+    def straddles(item: Found) -> bool:
+        poly = item.corners().reshape(-1, 1, 2)
+        sides = set()
+        for other in found:
+            if other is item or not _plausible(other):
+                continue
+            offset = other.bar.centre - item.bar.centre
+            across = float(offset @ item.bar.normal)
+            if abs(across) < 0.3 * item.width:
+                continue  # near this bar: the same tile read again
+            if cv2.pointPolygonTest(poly, tuple(map(float, other.bar.centre)), False) > 0:
+                sides.add(across > 0)
+        return len(sides) == 2
+
+    return [item for item in found if not straddles(item)]
 
 
 def _drop_seams(kept: list[Found]) -> list[Found]:

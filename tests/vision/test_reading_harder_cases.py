@@ -1,5 +1,6 @@
 """Reading synthetic photos of the harder kinds: black tiles on a dark cloth, face-down tiles
-with a printed back among the face-up ones (docs/VISION.md, steps 2 and 6)."""
+with a printed back among the face-up ones, tiles side by side (docs/VISION.md, steps 2, 6
+and 9)."""
 
 from __future__ import annotations
 
@@ -47,4 +48,20 @@ def test_round_pips_are_not_letters() -> None:
     # the marks of low tiles (0-1, 1-2, 0-3 ...) are round: none of them is taken for a name
     for seed in range(6):
         data, tiles, _ = make_photo(seed, size=(960, 720), count=1, easy=True, highest=3)
+        assert _read(data) == Counter(str(t) for t in tiles)
+
+
+def test_the_seam_of_two_tiles_side_by_side_is_no_bar() -> None:
+    # a 4-9 and a 5-10 lie side by side: the seam along their long sides looks like a bar,
+    # and the "tile" read on it (7-11) holds the bar of one of them in each half
+    data, tiles, _ = make_photo(500036, size=(960, 720))
+    assert {"4-9", "5-10"} <= {str(t) for t in tiles}
+    assert _read(data) == Counter(str(t) for t in tiles)
+
+
+def test_tiles_laid_end_to_end_are_not_taken_for_a_seam() -> None:
+    # three tiles in a train: the middle one has a neighbour's bar beyond each of its ends,
+    # never inside its halves, and is read
+    for seed in (3, 7):
+        data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, touching=2, count=3)
         assert _read(data) == Counter(str(t) for t in tiles)
