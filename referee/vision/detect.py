@@ -39,7 +39,7 @@ BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real 
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
-LETTERS_AT_MOST = 4  # a "tile" of at most this many marks may be a printed name (letters)
+LETTERS_AT_MOST = 4  # a "tile" read with at most this many pips may be a printed name
 ROUND_MARK = 0.88  # a pip fills at least this share of its convex outline; a letter less
 LETTER_AREA = 0.02  # ... and a letter covers at least this share of a half's square
 OUTLINE_STEP = 40  # the table just outside a tile differs from its face by this much in a channel
@@ -462,7 +462,7 @@ def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) ->
     mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    out = []
+    out: list[tuple[float, float]] = []
     for i in range(1, count):
         _x, _y, w, h, area = stats[i]
         if area < 12 or area / float(w * h) < 0.35:
@@ -836,7 +836,7 @@ def _drop_straddling(found: list[Found]) -> list[Found]:
 
     def straddles(item: Found) -> bool:
         poly = item.corners().reshape(-1, 1, 2)
-        sides = set()
+        sides: set[bool] = set()
         for other in found:
             if other is item or not _plausible(other):
                 continue
