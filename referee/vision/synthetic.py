@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +168,12 @@ def _background(rng: random.Random, h: int, w: int, table: str | None = None) ->
 
 
 def _place(
-    rng: random.Random, size: tuple[int, int], w: int, placed: list[np.ndarray], touch: bool = False
+    rng: random.Random,
+    size: tuple[int, int],
+    w: int,
+    placed: list[np.ndarray],
+    touch: bool = False,
+    margin: float = 0.0,
 ) -> np.ndarray | None:
     h_img, w_img = size
     if touch and placed:
@@ -189,7 +195,7 @@ def _place(
         cx = rng.uniform(w * 1.1, w_img - w * 1.1)
         cy = rng.uniform(w * 1.1, h_img - w * 1.1)
         rect = cv2.boxPoints(((cx, cy), (2 * w, w), angle)).astype(np.float32)
-        grown = cv2.boxPoints(((cx, cy), (2 * w + 4, w + 4), angle)).astype(np.float32)
+        grown = cv2.boxPoints(((cx, cy), (2 * w + 4 + margin, w + 4 + margin), angle)).astype(np.float32)
         if all(cv2.intersectConvexConvex(grown, other)[0] <= 0 for other in placed):
             return rect
     return None
@@ -206,6 +212,7 @@ def make_photo(
     touching: int = 0,
     tilt: float = 0.0,
     table: str | None = None,
+    thick: float = 0.0,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
@@ -216,23 +223,33 @@ def make_photo(
     views the table from the side: the far edge of the photo is that share narrower and the
     table is foreshortened, so tiles far away are smaller and their faces sheared. ``table``
     forces the background ("cloth", "wood", "felt", "plain" or "marble": a white stone table
-    as light as the tiles)."""
+    as light as the tiles). ``thick`` (0 to about 0.45) draws thick tiles seen from a low
+    angle: each tile shows two of its sides (a long one and an end), of the face's colour
+    but shaded (or, on a side facing the light, brighter), that share of the tile's width
+    deep, beside the face; the table is then also foreshortened across (the photo's rows
+    squeezed), so a tile's width and length shrink by its orientation."""
     rng = random.Random(seed)
     extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
     # (drawing 12 MP directly takes a minute a photo)
     shrink = min(1.0, 1600 / max(size))
     w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
-    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img, table).astype(np.float32)
+    sides = _Sides(seed, thick) if thick > 0 else None
+    # a low camera sees a longer stretch of table, squeezed into the photo's rows
+    h_draw = h_img if sides is None else round(h_img / sides.squeeze)
+    canvas: np.ndarray[Any, Any] = _background(rng, h_draw, w_img, table).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
     style = _style(rng, pips)
     placed: list[np.ndarray] = []
     tiles: list[Tile] = []
     labelled: list[np.ndarray] = []
+    margin = 2 * thick * w if sides is not None else 0.0
     for i in range(n + backs):
         back = i >= n
-        rect = _place(rng if not back else extra, (h_img, w_img), w, placed, touch=0 < i <= touching)
+        rect = _place(
+            rng if not back else extra, (h_draw, w_img), w, placed, touch=0 < i <= touching, margin=margin
+        )
         if rect is None:
             continue
         if back:
@@ -242,13 +259,21 @@ def make_photo(
             face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
         src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
         matrix = cv2.getAffineTransform(src, _corners(rect))
-        warped = cv2.warpAffine(face, matrix, (w_img, h_img), flags=cv2.INTER_AREA)
+        warped = cv2.warpAffine(face, matrix, (w_img, h_draw), flags=cv2.INTER_AREA)
         alpha = warped[:, :, 3:4].astype(np.float32) / 255
-        shadow = cv2.GaussianBlur(alpha, (0, 0), w * 0.06)
+        footprint = alpha
+        if sides is not None:
+            layer = sides.draw(rect, style.face, w, (h_draw, w_img))
+            footprint = np.maximum(alpha, layer[:, :, 3:4] / 255)
+        shadow = cv2.GaussianBlur(footprint, (0, 0), w * 0.06)
         shift = np.array([[1, 0, w * 0.04], [0, 1, w * 0.05]], np.float32)
-        shadow = cv2.warpAffine(shadow, shift, (w_img, h_img))[:, :, None] if shadow.ndim == 2 else shadow
+        shadow = cv2.warpAffine(shadow, shift, (w_img, h_draw))[:, :, None] if shadow.ndim == 2 else shadow
         canvas *= 1 - 0.45 * shadow
-        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        if sides is not None:
+            side_alpha = layer[:, :, 3:4] / 255
+            canvas = canvas * (1 - side_alpha) + layer[:, :, :3] * side_alpha
+        shade = 1.0 if sides is None else sides.face
+        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * shade * alpha
         placed.append(rect)
         if not back:
             labelled.append(rect)
@@ -264,11 +289,17 @@ def make_photo(
             [[far, tilt * h_img * 0.5], [w_img - far, tilt * h_img * 0.5], [w_img, h_img], [0, h_img]],
             np.float32,
         ) + (dst - src)
+    if sides is not None:
+        # the drawn table is taller than the photo: its rows are squeezed into the photo's
+        src = np.array([[0, 0], [w_img, 0], [w_img, h_draw], [0, h_draw]], np.float32)
     persp = cv2.getPerspectiveTransform(src, dst)
-    if tilt > 0:
+    if tilt > 0 or sides is not None:
         # the table beyond the tiles' part of it fills the corners the side view opens
-        inside = cv2.warpPerspective(np.ones((h_img, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
-        beyond = _background(extra, h_img, w_img).astype(np.float32)
+        inside = cv2.warpPerspective(np.ones((h_draw, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
+        if sides is None:
+            beyond = _background(extra, h_img, w_img).astype(np.float32)
+        else:  # the same table (drawn again from the photo's own first draws)
+            beyond = _background(random.Random(seed), h_img, w_img, table).astype(np.float32)
         canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img)) * inside + beyond * (1 - inside)
     else:
         canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
@@ -301,6 +332,43 @@ def make_photo(
     return out.getvalue(), tiles, boxes
 
 
+class _Sides:
+    """The visible sides of thick tiles seen from a low angle (one photo's camera): every
+    tile shows the sides its faces' edges turn towards the camera, ``depth`` of the tile's
+    width deep, each of the face's colour times its own shade."""
+
+    def __init__(self, seed: int, depth: float) -> None:
+        own = random.Random(seed * 104_729 + 3)
+        # mostly towards the near (lower) edge of the photo; now and then the other way (tiles
+        # stood on their long edge, their lit top side above the face)
+        angle = math.radians(90 + own.uniform(-40, 40)) + (math.pi if own.random() < 0.3 else 0.0)
+        self.offset = np.array([math.cos(angle), math.sin(angle)], np.float32) * depth
+        self.shades = [
+            own.uniform(0.55, 0.85) if own.random() < 0.75 else own.uniform(1.04, 1.2) for _ in "ab"
+        ]
+        # a side lit more than the face: the face itself is in the shade (tiles stood up)
+        self.face = own.uniform(0.6, 0.85) if self.shades[0] > 1 else 1.0
+        self.squeeze = own.uniform(0.65, 0.95)
+
+    def draw(self, rect: np.ndarray, face: tuple[int, int, int], w: int, size: tuple[int, int]) -> np.ndarray:
+        """The sides of the tile on ``rect`` (its face's corners, ``w`` its width), RGBA float."""
+        layer = np.zeros((*size, 4), np.float32)
+        offset = self.offset * w
+        centre = rect.mean(axis=0)
+        corners = list(rect)
+        for k in range(4):
+            p, q = corners[k], corners[(k + 1) % 4]
+            outward = (p + q) / 2 - centre
+            if float(outward @ offset) <= 0:
+                continue  # a side turned away from the camera
+            long = np.linalg.norm(q - p) > np.linalg.norm(corners[(k + 2) % 4] - q)
+            shade = self.shades[0 if long else 1]
+            colour = tuple(min(255.0, c * shade) for c in face)
+            quad = np.array([p, q, q + offset, p + offset], np.float32)
+            cv2.fillConvexPoly(layer, np.round(quad * 16).astype(np.int32), (*colour, 255), cv2.LINE_AA, 4)
+        return layer
+
+
 def _corners(rect: np.ndarray) -> np.ndarray:
     """Three corners of a box from boxPoints, in the order of the face's (0,0), (W,0), (W,H)."""
     a, b, c, d = rect
@@ -317,11 +385,15 @@ def write_set(
     size: tuple[int, int] = (960, 720),
     highest: int = 12,
     plain: bool = False,
+    thick: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
 
     Each photo draws its options (face-down backs, touching tiles, a side view, a marble
-    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured)."""
+    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured).
+    ``thick`` draws every photo's tiles thick and seen from a low angle (sides 0.15 to 0.4 of
+    a width deep, a side view of tilt 0.1 to 0.3, a third of the photos on marble), a set of
+    its own: the default set is drawn without it."""
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):
@@ -333,7 +405,13 @@ def write_set(
             "tilt": options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
             "table": "marble" if options.random() < 0.125 else None,
         }
-        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **({} if plain else extras))
+        if plain:
+            extras = {}
+        if thick:
+            extras["thick"] = round(options.uniform(0.15, 0.4), 3)
+            extras["tilt"] = round(options.uniform(0.1, 0.3), 3)
+            extras["table"] = "marble" if options.random() < 0.33 else None
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **extras)
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
         photos.append(
@@ -343,7 +421,7 @@ def write_set(
                 "set_hint": f"double-{highest}, synthetic",
                 "tiles": [str(t) for t in tiles],
                 "total_pips": sum(t.pips for t in tiles),
-                "notes": "" if plain else ", ".join(f"{k}={v}" for k, v in extras.items() if v),
+                "notes": ", ".join(f"{k}={v}" for k, v in extras.items() if v),
                 "uncertain": False,
                 "image_size": list(size),
                 "boxes": [list(b) for b in boxes],
