@@ -39,6 +39,9 @@ BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real 
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
+STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
+OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
+OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
 @dataclass(slots=True)
@@ -49,6 +52,9 @@ class Bar:
     length: float
     thickness: float
     strength: float  # 0..1: how clearly it is a bar on a tile face
+    # how the face's two long edges lean (along +along, along -along) per unit across the bar,
+    # when measured by the face's own edges (a perspective narrows a tile's far end)
+    lean: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(slots=True)
@@ -240,12 +246,22 @@ def _extent(
     step = max(1.0, bar.length / 40)
     distances = np.arange(bar.thickness, 2.8 * bar.length, step, dtype=np.float32)
     lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
+    if bar.lean != (0.0, 0.0):
+        # the width is the face's own: its margin beside the outer pips is sampled too
+        lateral = np.linspace(-OWN_ACROSS, OWN_ACROSS, 15, dtype=np.float32) * width
     # every row across the tile at once: rows x lateral places x (x, y)
     pts = (
         c[None, None, :]
         + (side * distances)[:, None, None] * n[None, None, :]
         + lateral[None, :, None] * u[None, None, :]
     )
+    if bar.lean != (0.0, 0.0):
+        # across the face between its long edges as they lean
+        o = side * distances
+        middle = (bar.lean[0] - bar.lean[1]) / 2 * o
+        scale = (width + (bar.lean[0] + bar.lean[1]) * o) / width
+        across = middle[:, None] + lateral[None, :] * scale[:, None]
+        pts = c[None, None, :] + o[:, None, None] * n[None, None, :] + across[:, :, None] * u[None, None, :]
     flat = pts.reshape(-1, 2)
     h, w = value.shape
     inside = ((flat[:, 0] >= 0) & (flat[:, 0] < w) & (flat[:, 1] >= 0) & (flat[:, 1] < h)).reshape(
@@ -276,7 +292,8 @@ def _extent(
         level = np.nanmedian(level, axis=1)
         near = level[distances <= 0.5 * width]
         top = float(np.nanmedian(near)) if len(near) else float(face)
-    shaded = (level < STEP_DOWN * top) & (distances > STEP_FROM * width)
+    stepped = (level < STEP_DOWN * top) | (level > STEP_UP * top)  # a side in the shade or lit
+    shaded = stepped & (distances > STEP_FROM * width)
     dim = dim | shaded
     need_dim = max(2.0, 0.04 * bar.length)
     need_unlike = 0.22 * width
@@ -335,6 +352,75 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
     return Bar(centre, u, n, L, bar.thickness, bar.strength), width
 
 
+def _face_width(
+    value: np.ndarray, closed: np.ndarray, bar: Bar, width: float, face: float, dark: float
+) -> tuple[Bar, float]:
+    """The width between the face's own long edges, where ``_width`` found none that fits.
+
+    A thick tile seen from a low angle shows a side beside its face, of the face's colour
+    but lit differently: darker in the shade, or brighter where it faces the light (the top
+    of a tile stood on its edge). The table need not show there, so the face's edge is the
+    step from the face's own brightness next to the bar (pips closed over), down or up.
+    Columns parallel to the tile's long side, on both halves, are walked outwards from the
+    bar's middle to that step (or to the table); a straight line is fitted through the
+    columns' ends on each side: the face's long edge, which the perspective may lean (the
+    far end of a tile narrower). The width is taken where the edges cross the bar, kept when
+    the bar's length over it lies between BAR_WIDTH_RATIO and OWN_EDGE_RATIO (the bar of
+    some sets runs from edge to edge of the face); the edges' lean goes with the bar, so the
+    halves are outlined along them."""
+    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
+    if L / 0.92 <= width < L / BAR_WIDTH_RATIO:
+        return bar, width  # both edges found where the table shows
+    step = max(1.0, L / 40)
+    distances = np.arange(0.0, 0.8 * L, step, dtype=np.float32)
+    offsets = np.concatenate([np.linspace(0.12, 0.8, 10), -np.linspace(0.12, 0.8, 10)]).astype(np.float32) * L
+    threshold = face - 0.35 * (face - dark)
+    lines = []
+    for s in (1, -1):
+        pts = (
+            c[None, None, :]
+            + (s * distances)[:, None, None] * u[None, None, :]
+            + offsets[None, :, None] * n[None, None, :]
+        ).reshape(-1, 2)
+        shut = _sample(closed, pts).reshape(len(distances), -1)
+        if np.isnan(shut).any():
+            return bar, width  # the tile reaches the photo's edge
+        level = np.median(shut[distances <= 0.3 * L], axis=0)  # per column: the face by the bar
+        stepped = (
+            (shut < STEP_DOWN * level[None, :]) | (shut > STEP_UP * level[None, :]) | (shut <= threshold)
+        )
+        stepped &= (distances > 0.3 * L)[:, None]
+        stepped[:-1] &= stepped[1:]  # two samples in a row: not a speck
+        found = stepped.any(axis=0)
+        ends = distances[np.argmax(stepped, axis=0)]
+        line = _edge_line(offsets[found], ends[found], L)
+        if line is None:
+            return bar, width
+        lines.append(line)
+    (a0, b0), (a1, b1) = lines
+    measured = a0 + a1
+    if not L / OWN_EDGE_RATIO <= measured < L / BAR_WIDTH_RATIO:
+        return bar, width
+    centre = (c + u * ((a0 - a1) / 2)).astype(np.float32)
+    return Bar(centre, u, n, L, bar.thickness, bar.strength, (b0, b1)), measured
+
+
+def _edge_line(offsets: np.ndarray, ends: np.ndarray, length: float) -> tuple[float, float] | None:
+    """A straight edge through the columns' ends (distance = a + b * offset), fitted twice,
+    the ends far off the first fit (a pip left open, a neighbour's corner) left out; None
+    when too few columns agree or the edge leans more than MAX_SHEAR."""
+    keep = np.ones(len(offsets), bool)
+    for _ in range(2):
+        if keep.sum() < 6:
+            return None
+        slope, intercept = np.polyfit(offsets[keep], ends[keep], 1)
+        residual = np.abs(ends - (intercept + slope * offsets))
+        keep = residual <= max(2.0, 0.05 * length)
+    if keep.sum() < 0.6 * len(offsets) or abs(slope) > math.tan(math.radians(MAX_SHEAR)):
+        return None
+    return float(intercept), float(slope)
+
+
 def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
     """The bar with its normal turned to the tile's long sides as the photo shows them.
 
@@ -382,6 +468,8 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     square = cv2.warpAffine(
         rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    if bar.lean != (0.0, 0.0):
+        square = _leaning_half(rgb, bar, side, start, extent, width)
     margin = int(HALF * 0.07)
     inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
@@ -426,6 +514,22 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
     return Half(pips, confidence, foreign)
+
+
+def _leaning_half(rgb: np.ndarray, bar: Bar, side: int, start: float, extent: float, width: float) -> Any:
+    """A half warped to a square between the face's long edges as they lean (``bar.lean``):
+    the half's far end is as wide as the face is there, not as at the bar."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    corners = []
+    for o in (side * start, side * extent):
+        corners.append(c + n * o + u * (-width / 2 - bar.lean[1] * o))
+        corners.append(c + n * o + u * (width / 2 + bar.lean[0] * o))
+    src = np.array(corners, dtype=np.float32)
+    dst = np.array([[0, 0], [HALF, 0], [0, HALF], [HALF, HALF]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(
+        rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def read_image(image: Decoded, highest: int) -> Reading:
@@ -555,6 +659,30 @@ def _read_tile(
     return Found(bar, ends, width, halves), even
 
 
+def _read_by_own_edges(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    dense: bool,
+    width: float,
+    highest: int,
+    outline: np.ndarray | None,
+) -> tuple[Found | None, bool, Bar, float]:
+    """The tile read at the width between the face's own edges (``_face_width``), and the
+    bar and width it was read at. A tile of an implausible shape there (the face's "edge"
+    a row of print, the "bar" the seam between two tiles side by side) is read again at the
+    width measured to the table."""
+    own, own_width = _face_width(value, closed, bar, width, face, dark)
+    item, even = _read_tile(rgb, value, closed, own, face, dark, dense, own_width, highest, outline=outline)
+    if own is bar or item is None or _plausible(item):
+        return item, even, own, own_width
+    item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, outline=outline)
+    return item, even, bar, width
+
+
 def _sure(item: Found, highest: int) -> float:
     """How sure a reading is: its less certain half, nothing when a half is above the set."""
     if max(half.pips for half in item.halves) > highest:
@@ -632,7 +760,9 @@ def _find_tiles(
             if bar.length < SHORTEST_BAR * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
-            item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest)
+            item, even, bar, width = _read_by_own_edges(
+                rgb, value, closed, bar, face, dark, dense, width, highest, None
+            )
             if item is None or not even:
                 # a tile not found square to its bar, or with halves of unequal length, is
                 # tried again along the tile's long sides as the photo shows them (oblique)
@@ -697,8 +827,8 @@ def _find_by_likeness(
         # the outline is looked for on the likeness too: a table near the face's colour is
         # dark there, so a tile as light as its table still shows its edges
         outline = cv2.cvtColor(like, cv2.COLOR_GRAY2RGB)
-        item, even = _read_tile(
-            patch, like, closed, local, face, dark, dense, width, highest, outline=outline
+        item, even, local, width = _read_by_own_edges(
+            patch, like, closed, local, face, dark, dense, width, highest, outline
         )
         if item is None or not even:
             sheared = _long_axis(like, local, width)
