@@ -245,6 +245,7 @@ def make_photo(
     tiles: list[Tile] = []
     labelled: list[np.ndarray] = []
     margin = 2 * thick * w if sides is not None else 0.0
+    faces: list[np.ndarray] = []
     for i in range(n + backs):
         back = i >= n
         rect = _place(
@@ -272,12 +273,18 @@ def make_photo(
         if sides is not None:
             side_alpha = layer[:, :, 3:4] / 255
             canvas = canvas * (1 - side_alpha) + layer[:, :, :3] * side_alpha
-        shade = 1.0 if sides is None else sides.face
-        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * shade * alpha
+        if sides is None:
+            canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        else:  # faces go over every tile's sides (a neighbour laid end to end hides an end)
+            faces.append(warped)
         placed.append(rect)
         if not back:
             labelled.append(rect)
             tiles.append(Tile(*halves))
+    for warped in faces:
+        alpha = warped[:, :, 3:4].astype(np.float32) / 255
+        shade = 1.0 if sides is None else sides.face
+        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * shade * alpha
     # perspective: the camera a little off the vertical
     d = 0.06 * min(w_img, h_img)
     src = np.array([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]], np.float32)
