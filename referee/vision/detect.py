@@ -41,6 +41,7 @@ STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a wid
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
 OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
+LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
@@ -369,8 +370,7 @@ def _face_width(
     some sets runs from edge to edge of the face); the edges' lean goes with the bar, so the
     halves are outlined along them."""
     c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
-    if L / 0.92 <= width < L / BAR_WIDTH_RATIO:
-        return bar, width  # both edges found where the table shows
+    fits = L / 0.92 <= width < L / BAR_WIDTH_RATIO  # both edges found where the table shows
     step = max(1.0, L / 40)
     distances = np.arange(0.0, 0.8 * L, step, dtype=np.float32)
     offsets = np.concatenate([np.linspace(0.12, 0.8, 10), -np.linspace(0.12, 0.8, 10)]).astype(np.float32) * L
@@ -399,6 +399,11 @@ def _face_width(
         lines.append(line)
     (a0, b0), (a1, b1) = lines
     measured = a0 + a1
+    if fits:
+        # the width to the table stands; the face's edges may still lean (a sheared face)
+        if abs(measured - width) > 0.1 * width or max(abs(b0), abs(b1)) < LEAN_SEEN:
+            return bar, width
+        return Bar(c, u, n, L, bar.thickness, bar.strength, (b0, b1)), width
     if not L / OWN_EDGE_RATIO <= measured < L / BAR_WIDTH_RATIO:
         return bar, width
     centre = (c + u * ((a0 - a1) / 2)).astype(np.float32)
