@@ -42,6 +42,7 @@ PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above 
 STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
 OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
 LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
+DENSE_ROW = 32  # samples along a row beside the bar, to find the face between large pips
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
@@ -205,7 +206,7 @@ def _on_a_face(
         if open_share < 0.55:
             # dark pips leave face between them on every row parallel to the bar; a stripe
             # of cloth or a shadow darkens a whole row
-            if (opened.reshape(len(opened) // 3, 3).mean(axis=0) <= 0.125).any():
+            if _a_dark_row(value, bar, grid, inner + 0.6 * contrast):
                 return None
             dense = True
     # face beyond at least one end (in an oblique photo the other end may meet the tile's
@@ -216,6 +217,19 @@ def _on_a_face(
     if need_end and not any(bright_ends):
         return None
     return face, float(inner), dense
+
+
+def _a_dark_row(value: np.ndarray, bar: Bar, grid: np.ndarray, level: float) -> bool:
+    """Whether a whole row parallel to the bar, on one side of it (the rows of ``grid``), is
+    darker than the face ``level``: a stripe of cloth or a shadow. Each row is sampled
+    densely, as the gaps between the large pips of a dense half are narrow; a row with
+    face on fewer than two of its samples is dark."""
+    along = np.linspace(-0.35, 0.35, DENSE_ROW, dtype=np.float32)
+    for across in np.unique(grid[:, 1]):
+        row = _around(bar, np.stack([along, np.full_like(along, across)], axis=1))
+        if np.sum(_sample(value, row) > level) < 2:
+            return True
+    return False
 
 
 def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, _face_width, _width
+from referee.vision.detect import Bar, _a_dark_row, _face_width, _width
 from referee.vision.synthetic import make_photo, write_set
 
 
@@ -85,3 +85,18 @@ def test_a_sheared_face_is_outlined_along_its_own_edges(seed: int, options: dict
     data, tiles, _ = make_photo(seed, size=(1600, 1200), **options)
     reading = read_photo(data, 12)
     assert Counter(str(read.tile) for read in reading.tiles) == Counter(str(t) for t in tiles)
+
+
+def test_a_row_of_large_pips_beside_the_bar_is_not_a_dark_stripe() -> None:
+    # a face (200) with its bar (20) upright at x = 200; on the right, a column of large pips
+    # (30) parallel to the bar with gaps of 3 pixels between them; on the left a dark stripe
+    value = np.full((300, 400), 200, np.uint8)
+    value[110:190, 198:203] = 20
+    for top in range(100, 200, 17):
+        value[top : top + 14, 218:232] = 30  # pips 14 high, 3 apart
+    bar = Bar(np.array([200.0, 150.0], np.float32), np.array([0.0, 1.0], np.float32),
+              np.array([1.0, 0.0], np.float32), 80.0, 5.0, 0.0)  # fmt: skip
+    pips_side = np.array([[0.0, 0.3]], np.float32)  # the row 0.3 bar lengths to the right
+    assert not _a_dark_row(value, bar, pips_side, 120.0)
+    value[100:200, 170:180] = 40  # a stripe of cloth's shadow, 0.3 bar lengths to the left
+    assert _a_dark_row(value, bar, np.array([[0.0, -0.3]], np.float32), 120.0)
