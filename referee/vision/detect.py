@@ -576,7 +576,7 @@ def _reread_overlong(
     ratios = [
         (item.ends[0] + item.ends[1]) / (2 * item.width)
         for item, *_ in readings
-        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends)
+        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
     ]
     usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
     usual = min(max(usual, 0.8), 1.6)
