@@ -38,6 +38,7 @@ LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
+SQUEEZED = 0.7  # a half shorter than this share of the tile's width is outlined too short
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 
 
@@ -549,6 +550,12 @@ def _read_tile(
         _count_pips(rgb, bar, -1, ends[1], width),
     )
     if any(half.foreign for half in halves):
+        if forced is None and max(ends) < SQUEEZED * width:
+            # a dense grid of pips (nine, twelve) whose walk stopped at a row of them: in a
+            # half outlined that short the pips are squeezed into one broad mark. Read at a
+            # half as long as the tile is wide, the pips stand apart; print stays broad
+            again, _ = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, width, outline)
+            return again, even
         return None, even  # printed letters on a tile's back, a box's label
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
