@@ -108,6 +108,11 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="synthetic photos without face-down backs, touching tiles, side views or marble",
     )
+    parser.add_argument(
+        "--grids",
+        action="store_true",
+        help="also lay a quarter of the synthetic photos' tiles in a seamless grid, half on a white table",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     args = parser.parse_args(argv)
     if args.folder is not None:
@@ -124,7 +129,7 @@ def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         kind = "plain " if args.plain else ""
         print(f"Synthetic {kind}photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
-        write_set(Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain)
+        write_set(Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain, grids=args.grids)
         figures = measure(Path(tmp), verbose=not args.quiet)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)
