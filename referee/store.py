@@ -1122,14 +1122,18 @@ class Store:
             )
         )
 
-    def opponents_of(self, key: str) -> list[tuple[str, int, int]]:
-        """(the other's key, my place, their place) for every other player of every finished
-        game of the player ``key``."""
+    def opponents_of(self, key: str) -> list[tuple[str, str, int, int]]:
+        """(the other's key, their name, my place, their place) for every other player of every
+        finished game of the player ``key``; the name is the one their sums carry, so the
+        player page need not read every player's sums to name a few opponents."""
         return [
-            (r[0], r[1], r[2])
+            (r[0], r[1], r[2], r[3])
             for r in self.db.execute(
-                "select other.key, me.place, other.place from player_games me join player_games other "
-                "on other.game_id = me.game_id and other.key != me.key where me.key = ? and me.finished",
+                "select other.key, coalesce(t.name, other.key), me.place, other.place "
+                "from player_games me join player_games other "
+                "on other.game_id = me.game_id and other.key != me.key "
+                "left join player_totals t on t.scope = '' and t.key = other.key "
+                "where me.key = ? and me.finished",
                 [key],
             ).fetchall()
         ]

@@ -82,9 +82,8 @@ def full_record(store: Store, key: str) -> tuple[PlayerStats, dict[str, PlayerSt
         )
         for row in store.player_history(key)
     ]
-    names = {row["key"]: row["name"] for row in store.player_totals()}
-    for other, mine, theirs in store.opponents_of(key):
-        player.head_to_head.setdefault(other, HeadToHead(names.get(other, other))).count(mine, theirs)
+    for other, name, mine, theirs in store.opponents_of(key):
+        player.head_to_head.setdefault(other, HeadToHead(name)).count(mine, theirs)
     return player, {kind: record(totals[kind]) if kind in totals else None for kind in GAMES}
 
 
