@@ -525,6 +525,7 @@ def _read_tile(
     highest: int,
     forced: float | None = None,
     outline: np.ndarray | None = None,
+    outlined: bool = False,
 ) -> tuple[Found | None, bool]:
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
     and whether both halves were found of about equal length. ``forced`` takes that length
@@ -543,7 +544,7 @@ def _read_tile(
     even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
-    if not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
+    if not outlined and not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
         return None, even
     halves = (
         _count_pips(rgb, bar, 1, ends[0], width),
@@ -592,7 +593,17 @@ def _reread_overlong(
         length = usual * item.width
         if max(item.ends) > OVERLONG * length or _sure(item, highest) == 0.0:
             other, _ = _read_tile(
-                rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
+                rgb,
+                value,
+                closed,
+                item.bar,
+                face,
+                dark,
+                dense,
+                item.width,
+                highest,
+                forced=length,
+                outlined=True,
             )
             far = max(item.ends) > FAR_OVERLONG * length  # ran through a whole other tile
             if other is not None and (

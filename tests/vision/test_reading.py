@@ -265,14 +265,15 @@ def test_dense_halves_touching_in_a_seamless_grid_are_read() -> None:
 
 def test_white_tiles_touching_in_a_grid_on_a_white_table() -> None:
     # the table is as white as the faces and the tiles touch: the photo's usual half length
-    # is learnt only from readings of a tile's shape, and halves walked short to a row of
-    # pips are read again square (20 of 49 exact before, 28 now; the weak case, a floor)
+    # is learnt only from readings of a tile's shape, halves walked short to a row of pips
+    # are read again square, and a walk through the table is read again at the usual length
+    # without looking for the outline again (20 of 49 exact before, 38 now; a floor)
     photos = []
     for seed in range(12):
         data, tiles, _ = make_photo(seed, size=(960, 720), easy=True, grid=True, table="white", pips="colour")
         photos.append((data, tiles))
     exact, wanted, read = _exact_and_read(photos)
-    assert exact >= 0.53 * wanted
+    assert exact >= 0.7 * wanted
     assert read <= wanted
 
 
