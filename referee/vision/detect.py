@@ -570,6 +570,23 @@ def _sure(item: Found, highest: int) -> float:
     return min(half.confidence for half in item.halves)
 
 
+def _per_tile(items: list[Found]) -> list[float]:
+    """The half length over the width, once per tile: a tile found by several bar finders
+    is read several times, and counts once (the median of its readings)."""
+    groups: list[list[Found]] = []
+    for item in items:
+        for group in groups:
+            if np.linalg.norm(group[0].bar.centre - item.bar.centre) < 0.3 * group[0].bar.length:
+                group.append(item)
+                break
+        else:
+            groups.append([item])
+    return [
+        float(np.median([(item.ends[0] + item.ends[1]) / (2 * item.width) for item in group]))
+        for group in groups
+    ]
+
+
 def _reread_overlong(
     rgb: np.ndarray,
     value: np.ndarray,
@@ -581,11 +598,13 @@ def _reread_overlong(
     """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
     table) read again with the half length the surely read tiles of the photo show (a half
     is as long as the tile is wide in a photo from above); the surer reading is kept."""
-    ratios = [
-        (item.ends[0] + item.ends[1]) / (2 * item.width)
-        for item, *_ in readings
-        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
-    ]
+    ratios = _per_tile(
+        [
+            item
+            for item, *_ in readings
+            if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
+        ]
+    )
     usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
     usual = min(max(usual, 0.8), 1.6)
     out = []
