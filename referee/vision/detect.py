@@ -530,7 +530,8 @@ def _read_tile(
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
     and whether both halves were found of about equal length. ``forced`` takes that length
     for both halves instead of walking to the tile's ends; ``outline`` is the colour image
-    the tile's outline is looked for on (``rgb`` when None)."""
+    the tile's outline is looked for on (``rgb`` when None); ``outlined`` skips that look
+    (a re-read of a tile whose outline was seen on its first reading)."""
     if forced is not None:
         ends = (forced, forced)
     else:
