@@ -38,6 +38,7 @@ LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
+SQUEEZED = 0.7  # a half shorter than this share of the tile's width is outlined too short
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
 OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
@@ -647,11 +648,13 @@ def _read_tile(
     highest: int,
     forced: float | None = None,
     outline: np.ndarray | None = None,
+    outlined: bool = False,
 ) -> tuple[Found | None, bool]:
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
     and whether both halves were found of about equal length. ``forced`` takes that length
     for both halves instead of walking to the tile's ends; ``outline`` is the colour image
-    the tile's outline is looked for on (``rgb`` when None)."""
+    the tile's outline is looked for on (``rgb`` when None); ``outlined`` skips that look
+    (a re-read of a tile whose outline was seen on its first reading)."""
     if forced is not None:
         ends = (forced, forced)
     else:
@@ -665,13 +668,19 @@ def _read_tile(
     even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
-    if not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
+    if not outlined and not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
         return None, even
     halves = (
         _count_pips(rgb, bar, 1, ends[0], width),
         _count_pips(rgb, bar, -1, ends[1], width),
     )
     if any(half.foreign for half in halves):
+        if forced is None and max(ends) < SQUEEZED * width:
+            # a dense grid of pips (nine, twelve) whose walk stopped at a row of them: in a
+            # half outlined that short the pips are squeezed into one broad mark. Read at a
+            # half as long as the tile is wide, the pips stand apart; print stays broad
+            again, _ = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, width, outline)
+            return again, even
         return None, even  # printed letters on a tile's back, a box's label
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
@@ -709,6 +718,23 @@ def _sure(item: Found, highest: int) -> float:
     return min(half.confidence for half in item.halves)
 
 
+def _per_tile(items: list[Found]) -> list[float]:
+    """The half length over the width, once per tile: a tile found by several bar finders
+    is read several times, and counts once (the median of its readings)."""
+    groups: list[list[Found]] = []
+    for item in items:
+        for group in groups:
+            if np.linalg.norm(group[0].bar.centre - item.bar.centre) < 0.3 * group[0].bar.length:
+                group.append(item)
+                break
+        else:
+            groups.append([item])
+    return [
+        float(np.median([(item.ends[0] + item.ends[1]) / (2 * item.width) for item in group]))
+        for group in groups
+    ]
+
+
 def _reread_overlong(
     rgb: np.ndarray,
     value: np.ndarray,
@@ -720,11 +746,13 @@ def _reread_overlong(
     """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
     table) read again with the half length the surely read tiles of the photo show (a half
     is as long as the tile is wide in a photo from above); the surer reading is kept."""
-    ratios = [
-        (item.ends[0] + item.ends[1]) / (2 * item.width)
-        for item, *_ in readings
-        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends)
-    ]
+    ratios = _per_tile(
+        [
+            item
+            for item, *_ in readings
+            if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
+        ]
+    )
     usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
     usual = min(max(usual, 0.8), 1.6)
     out = []
@@ -732,7 +760,17 @@ def _reread_overlong(
         length = usual * item.width
         if max(item.ends) > OVERLONG * length or _sure(item, highest) == 0.0:
             other, _ = _read_tile(
-                rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
+                rgb,
+                value,
+                closed,
+                item.bar,
+                face,
+                dark,
+                dense,
+                item.width,
+                highest,
+                forced=length,
+                outlined=True,
             )
             far = max(item.ends) > FAR_OVERLONG * length  # ran through a whole other tile
             if other is not None and (

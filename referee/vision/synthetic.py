@@ -78,8 +78,12 @@ def _style(rng: random.Random, pips: str | None = None) -> Style:
     return Style(face, pips, (20, 20, 20))
 
 
-def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) -> np.ndarray:
-    """The tile's face as an RGBA image of 2w x w, halves side by side."""
+def _draw_tile(
+    tile: tuple[int, int], style: Style, w: int, rng: random.Random, pip_scale: float = 1.0
+) -> np.ndarray:
+    """The tile's face as an RGBA image of 2w x w, halves side by side; ``pip_scale`` draws
+    the pips up to nine that much larger (sets differ: in some the pips of a nine nearly
+    touch)."""
     img = np.zeros((w, 2 * w, 4), np.uint8)
     r = max(2, w // 9)
     cv2.rectangle(img, (r, 0), (2 * w - 1 - r, w - 1), (*style.face, 255), -1)
@@ -91,9 +95,10 @@ def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) 
     cv2.rectangle(
         img, (w - thick // 2, w // 2 - bar_half), (w + thick // 2, w // 2 + bar_half), (*style.bar, 255), -1
     )
-    radius = w * rng.uniform(0.075, 0.09)
+    radius = w * rng.uniform(0.075, 0.09) * pip_scale
     for side, count in enumerate(tile):
-        count_r = radius * (0.85 if count > 9 else 1.0)
+        # the halves above nine fit more pips in with smaller ones, whatever the set's size
+        count_r = radius / pip_scale * 0.85 if count > 9 else radius
         for px, py in _LAYOUT[count]:
             if style.pips == "white":
                 colour = (240, 240, 240)
@@ -141,6 +146,15 @@ def _background(rng: random.Random, h: int, w: int, table: str | None = None) ->
     nprng = np.random.default_rng(rng.randrange(1 << 30))
     if table is not None:
         kind = table
+    if kind == "white":
+        # a plain white table as light as white faces, lit a little unevenly, with a faint
+        # warm cast: tiles on it show only by their thin shaded outline
+        base = np.array([rng.randint(232, 246)] * 3, np.float32) + np.array([2, -1, -4], np.float32)
+        shade = np.linspace(-1, 1, w)[None, :] * rng.uniform(-6, 6) + np.linspace(-1, 1, h)[
+            :, None
+        ] * rng.uniform(-6, 6)
+        img = base[None, None, :] + shade[:, :, None] + nprng.normal(0, 2, (h, w, 1))
+        return np.clip(img, 0, 255).astype(np.uint8)
     if kind == "marble":
         # a white, faintly veined stone table, as light as the tiles or lighter
         base = np.array([rng.randint(225, 245)] * 3, np.float32) + np.array([-6, 0, 4], np.float32)
@@ -201,6 +215,41 @@ def _place(
     return None
 
 
+def _grid(rng: random.Random, size: tuple[int, int], w: int, n: int) -> list[np.ndarray] | None:
+    """Boxes of ``n`` tiles laid in a grid, all parallel, touching side by side and end to
+    end with no seam (the way a hand is often laid out for a photo), or None when the grid
+    does not fit the photo at any angle tried."""
+    h_img, w_img = size
+    cols = max(1, math.ceil(math.sqrt(n * 2)))  # side by side across the tiles' short sides
+    rows = math.ceil(n / cols)  # and rows laid end to end
+    for _ in range(30):
+        angle = rng.uniform(0, 180)
+        u = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])  # long axis
+        v = np.array([-u[1], u[0]])
+        gap = rng.uniform(0.0, 0.6)  # at most a fraction of a pixel: no table shows between
+        span_u, span_v = rows * (2 * w + gap), cols * (w + gap)
+        extent = np.abs(u) * span_u + np.abs(v) * span_v
+        if extent[0] > w_img - 0.2 * w or extent[1] > h_img - 0.2 * w:
+            continue
+        centre = np.array(
+            [
+                rng.uniform(extent[0] / 2 + 0.1 * w, w_img - extent[0] / 2 - 0.1 * w),
+                rng.uniform(extent[1] / 2 + 0.1 * w, h_img - extent[1] / 2 - 0.1 * w),
+            ]
+        )
+        rects = []
+        for i in range(n):
+            row, col = divmod(i, cols)
+            at = (
+                centre
+                + u * ((row - (rows - 1) / 2) * (2 * w + gap))
+                + v * ((col - (cols - 1) / 2) * (w + gap))
+            )
+            rects.append(cv2.boxPoints(((float(at[0]), float(at[1])), (2 * w, w), angle)).astype(np.float32))
+        return rects
+    return None
+
+
 def make_photo(
     seed: int,
     size: tuple[int, int] = (960, 720),
@@ -213,6 +262,7 @@ def make_photo(
     tilt: float = 0.0,
     table: str | None = None,
     thick: float = 0.0,
+    grid: bool = False,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
@@ -222,12 +272,16 @@ def make_photo(
     ``touching`` of the tiles are laid end to end with another; ``tilt`` (0 to about 0.35)
     views the table from the side: the far edge of the photo is that share narrower and the
     table is foreshortened, so tiles far away are smaller and their faces sheared. ``table``
-    forces the background ("cloth", "wood", "felt", "plain" or "marble": a white stone table
-    as light as the tiles). ``thick`` (0 to about 0.45) draws thick tiles seen from a low
-    angle: each tile shows two of its sides (a long one and an end), of the face's colour
-    but shaded (or, on a side facing the light, brighter), that share of the tile's width
-    deep, beside the face; the table is then also foreshortened across (the photo's rows
-    squeezed), so a tile's width and length shrink by its orientation."""
+    forces the background ("cloth", "wood", "felt", "plain", "marble": a white stone table
+    as light as the tiles, or "white": a plain white table as light as white faces).
+    ``grid`` lays the tiles in a grid, parallel and touching side by side and end to end with
+    no seam, half of their halves dense (within four of ``highest``) and the pips of halves
+    up to nine up to a fifth larger; the face-down backs are laid apart. ``thick`` (0 to
+    about 0.45) draws thick tiles seen from a low angle: each tile shows two of its sides (a
+    long one and an end), of the face's colour but shaded (or, on a side facing the light,
+    brighter), that share of the tile's width deep, beside the face; the table is then also
+    foreshortened across (the photo's rows squeezed), so a tile's width and length shrink by
+    its orientation."""
     rng = random.Random(seed)
     extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
@@ -246,18 +300,30 @@ def make_photo(
     labelled: list[np.ndarray] = []
     margin = 2 * thick * w if sides is not None else 0.0
     faces: list[np.ndarray] = []
+    laid = _grid(extra, (h_draw, w_img), w, n) if grid and n > 0 else None
+    pip_scale = extra.uniform(1.0, 1.2) if laid is not None else 1.0
     for i in range(n + backs):
         back = i >= n
-        rect = _place(
-            rng if not back else extra, (h_draw, w_img), w, placed, touch=0 < i <= touching, margin=margin
-        )
+        if laid is not None and not back:
+            rect: np.ndarray | None = laid[i]
+        else:
+            rect = _place(
+                rng if not back else extra, (h_draw, w_img), w, placed, touch=0 < i <= touching, margin=margin
+            )
         if rect is None:
             continue
         if back:
             face = _draw_back(style, w * 2, extra)
         else:
             halves = (rng.randint(0, highest), rng.randint(0, highest))
-            face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
+            if laid is not None:
+                # dense halves, whose rows of pips nearly touch, half of the time
+                dense = [extra.randint(max(0, highest - 4), highest) for _ in halves]
+                halves = (
+                    dense[0] if extra.random() < 0.5 else halves[0],
+                    dense[1] if extra.random() < 0.5 else halves[1],
+                )
+            face = _draw_tile(halves, style, w * 2, rng, pip_scale)  # drawn at twice the size, then reduced
         src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
         matrix = cv2.getAffineTransform(src, _corners(rect))
         warped = cv2.warpAffine(face, matrix, (w_img, h_draw), flags=cv2.INTER_AREA)
@@ -393,6 +459,7 @@ def write_set(
     highest: int = 12,
     plain: bool = False,
     thick: bool = False,
+    grids: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
 
@@ -400,7 +467,9 @@ def write_set(
     table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured).
     ``thick`` draws every photo's tiles thick and seen from a low angle (sides 0.15 to 0.4 of
     a width deep, a side view of tilt 0.1 to 0.3, a third of the photos on marble), a set of
-    its own: the default set is drawn without it."""
+    its own: the default set is drawn without it. ``grids`` lays the tiles of a quarter of the
+    photos in a seamless grid, half of those on a white table (off by default, so the default
+    set stays as it was measured)."""
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):
@@ -412,6 +481,12 @@ def write_set(
             "tilt": options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
             "table": "marble" if options.random() < 0.125 else None,
         }
+        if grids and not plain:
+            more = random.Random(photo_seed + 2)  # the other options' draws stay as they were
+            if more.random() < 0.25:
+                extras["grid"] = True
+                if more.random() < 0.5:
+                    extras["table"] = "white"
         if plain:
             extras = {}
         if thick:
