@@ -108,6 +108,16 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="synthetic photos without face-down backs, touching tiles, side views or marble",
     )
+    parser.add_argument(
+        "--thick",
+        action="store_true",
+        help="synthetic photos of thick tiles seen from a low angle (their shaded sides beside the face)",
+    )
+    parser.add_argument(
+        "--grids",
+        action="store_true",
+        help="also lay a quarter of the synthetic photos' tiles in a seamless grid, half on a white table",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     args = parser.parse_args(argv)
     if args.folder is not None:
@@ -122,9 +132,17 @@ def main(argv: list[str]) -> None:
 
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
-        kind = "plain " if args.plain else ""
+        kind = ("plain " if args.plain else "") + ("thick " if args.thick else "")
         print(f"Synthetic {kind}photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
-        write_set(Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain)
+        write_set(
+            Path(tmp),
+            args.count,
+            seed=args.seed,
+            size=(w, h),
+            plain=args.plain,
+            thick=args.thick,
+            grids=args.grids,
+        )
         figures = measure(Path(tmp), verbose=not args.quiet)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)

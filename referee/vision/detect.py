@@ -38,6 +38,7 @@ LIKENESS_STEEPEST = 5.0  # and at most this much (a face's own shading must stay
 BAR_WIDTH_RATIO = 0.78  # a bar's length over the tile's width, typical of real sets
 STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the bar is a shaded side
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
+SQUEEZED = 0.7  # a half shorter than this share of the tile's width is outlined too short
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
 LETTERS_AT_MOST = 4  # a "tile" read with at most this many pips may be a printed name
 ROUND_MARK = 0.88  # a pip fills at least this share of its convex outline; a letter less
@@ -45,6 +46,11 @@ LETTER_AREA = 0.02  # ... and a letter covers at least this share of a half's sq
 OUTLINE_STEP = 40  # the table just outside a tile differs from its face by this much in a channel
 OUTLINE_SHARE = 0.8  # ... or, on a dark face, by this share of the face's brightest channel
 OUTLINE_STEP_DARK = 20  # ... but at least this much (noise)
+STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
+OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
+LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
+DENSE_ROW = 32  # samples along a row beside the bar, to find the face between large pips
+OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
 @dataclass(slots=True)
@@ -55,6 +61,9 @@ class Bar:
     length: float
     thickness: float
     strength: float  # 0..1: how clearly it is a bar on a tile face
+    # how the face's two long edges lean (along +along, along -along) per unit across the bar,
+    # when measured by the face's own edges (a perspective narrows a tile's far end)
+    lean: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(slots=True)
@@ -204,7 +213,7 @@ def _on_a_face(
         if open_share < 0.55:
             # dark pips leave face between them on every row parallel to the bar; a stripe
             # of cloth or a shadow darkens a whole row
-            if (opened.reshape(len(opened) // 3, 3).mean(axis=0) <= 0.125).any():
+            if _a_dark_row(value, bar, grid, inner + 0.6 * contrast):
                 return None
             dense = True
     # face beyond at least one end (in an oblique photo the other end may meet the tile's
@@ -215,6 +224,19 @@ def _on_a_face(
     if need_end and not any(bright_ends):
         return None
     return face, float(inner), dense
+
+
+def _a_dark_row(value: np.ndarray, bar: Bar, grid: np.ndarray, level: float) -> bool:
+    """Whether a whole row parallel to the bar, on one side of it (the rows of ``grid``), is
+    darker than the face ``level``: a stripe of cloth or a shadow. Each row is sampled
+    densely, as the gaps between the large pips of a dense half are narrow; a row with
+    face on fewer than two of its samples is dark."""
+    along = np.linspace(-0.35, 0.35, DENSE_ROW, dtype=np.float32)
+    for across in np.unique(grid[:, 1]):
+        row = _around(bar, np.stack([along, np.full_like(along, across)], axis=1))
+        if np.sum(_sample(value, row) > level) < 2:
+            return True
+    return False
 
 
 def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
@@ -246,12 +268,22 @@ def _extent(
     step = max(1.0, bar.length / 40)
     distances = np.arange(bar.thickness, 2.8 * bar.length, step, dtype=np.float32)
     lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
+    if bar.lean != (0.0, 0.0):
+        # the width is the face's own: its margin beside the outer pips is sampled too
+        lateral = np.linspace(-OWN_ACROSS, OWN_ACROSS, 15, dtype=np.float32) * width
     # every row across the tile at once: rows x lateral places x (x, y)
     pts = (
         c[None, None, :]
         + (side * distances)[:, None, None] * n[None, None, :]
         + lateral[None, :, None] * u[None, None, :]
     )
+    if bar.lean != (0.0, 0.0):
+        # across the face between its long edges as they lean
+        o = side * distances
+        middle = (bar.lean[0] - bar.lean[1]) / 2 * o
+        scale = (width + (bar.lean[0] + bar.lean[1]) * o) / width
+        across = middle[:, None] + lateral[None, :] * scale[:, None]
+        pts = c[None, None, :] + o[:, None, None] * n[None, None, :] + across[:, :, None] * u[None, None, :]
     flat = pts.reshape(-1, 2)
     h, w = value.shape
     inside = ((flat[:, 0] >= 0) & (flat[:, 0] < w) & (flat[:, 1] >= 0) & (flat[:, 1] < h)).reshape(
@@ -282,7 +314,8 @@ def _extent(
         level = np.nanmedian(level, axis=1)
         near = level[distances <= 0.5 * width]
         top = float(np.nanmedian(near)) if len(near) else float(face)
-    shaded = (level < STEP_DOWN * top) & (distances > STEP_FROM * width)
+    stepped = (level < STEP_DOWN * top) | (level > STEP_UP * top)  # a side in the shade or lit
+    shaded = stepped & (distances > STEP_FROM * width)
     dim = dim | shaded
     need_dim = max(2.0, 0.04 * bar.length)
     need_unlike = 0.22 * width
@@ -341,6 +374,79 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
     return Bar(centre, u, n, L, bar.thickness, bar.strength), width
 
 
+def _face_width(
+    value: np.ndarray, closed: np.ndarray, bar: Bar, width: float, face: float, dark: float
+) -> tuple[Bar, float]:
+    """The width between the face's own long edges, where ``_width`` found none that fits.
+
+    A thick tile seen from a low angle shows a side beside its face, of the face's colour
+    but lit differently: darker in the shade, or brighter where it faces the light (the top
+    of a tile stood on its edge). The table need not show there, so the face's edge is the
+    step from the face's own brightness next to the bar (pips closed over), down or up.
+    Columns parallel to the tile's long side, on both halves, are walked outwards from the
+    bar's middle to that step (or to the table); a straight line is fitted through the
+    columns' ends on each side: the face's long edge, which the perspective may lean (the
+    far end of a tile narrower). The width is taken where the edges cross the bar, kept when
+    the bar's length over it lies between BAR_WIDTH_RATIO and OWN_EDGE_RATIO (the bar of
+    some sets runs from edge to edge of the face); the edges' lean goes with the bar, so the
+    halves are outlined along them."""
+    c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
+    fits = L / 0.92 <= width < L / BAR_WIDTH_RATIO  # both edges found where the table shows
+    step = max(1.0, L / 40)
+    distances = np.arange(0.0, 0.8 * L, step, dtype=np.float32)
+    offsets = np.concatenate([np.linspace(0.12, 0.8, 10), -np.linspace(0.12, 0.8, 10)]).astype(np.float32) * L
+    threshold = face - 0.35 * (face - dark)
+    lines = []
+    for s in (1, -1):
+        pts = (
+            c[None, None, :]
+            + (s * distances)[:, None, None] * u[None, None, :]
+            + offsets[None, :, None] * n[None, None, :]
+        ).reshape(-1, 2)
+        shut = _sample(closed, pts).reshape(len(distances), -1)
+        if np.isnan(shut).any():
+            return bar, width  # the tile reaches the photo's edge
+        level = np.median(shut[distances <= 0.3 * L], axis=0)  # per column: the face by the bar
+        stepped = (
+            (shut < STEP_DOWN * level[None, :]) | (shut > STEP_UP * level[None, :]) | (shut <= threshold)
+        )
+        stepped &= (distances > 0.3 * L)[:, None]
+        stepped[:-1] &= stepped[1:]  # two samples in a row: not a speck
+        found = stepped.any(axis=0)
+        ends = distances[np.argmax(stepped, axis=0)]
+        line = _edge_line(offsets[found], ends[found], L)
+        if line is None:
+            return bar, width
+        lines.append(line)
+    (a0, b0), (a1, b1) = lines
+    measured = a0 + a1
+    if fits:
+        # the width to the table stands; the face's edges may still lean (a sheared face)
+        if abs(measured - width) > 0.1 * width or max(abs(b0), abs(b1)) < LEAN_SEEN:
+            return bar, width
+        return Bar(c, u, n, L, bar.thickness, bar.strength, (b0, b1)), width
+    if not L / OWN_EDGE_RATIO <= measured < L / BAR_WIDTH_RATIO:
+        return bar, width
+    centre = (c + u * ((a0 - a1) / 2)).astype(np.float32)
+    return Bar(centre, u, n, L, bar.thickness, bar.strength, (b0, b1)), measured
+
+
+def _edge_line(offsets: np.ndarray, ends: np.ndarray, length: float) -> tuple[float, float] | None:
+    """A straight edge through the columns' ends (distance = a + b * offset), fitted twice,
+    the ends far off the first fit (a pip left open, a neighbour's corner) left out; None
+    when too few columns agree or the edge leans more than MAX_SHEAR."""
+    keep = np.ones(len(offsets), bool)
+    for _ in range(2):
+        if keep.sum() < 6:
+            return None
+        slope, intercept = np.polyfit(offsets[keep], ends[keep], 1)
+        residual = np.abs(ends - (intercept + slope * offsets))
+        keep = residual <= max(2.0, 0.05 * length)
+    if keep.sum() < 0.6 * len(offsets) or abs(slope) > math.tan(math.radians(MAX_SHEAR)):
+        return None
+    return float(intercept), float(slope)
+
+
 def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
     """The bar with its normal turned to the tile's long sides as the photo shows them.
 
@@ -388,6 +494,8 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     square = cv2.warpAffine(
         rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+    if bar.lean != (0.0, 0.0):
+        square = _leaning_half(rgb, bar, side, start, extent, width)
     margin = int(HALF * 0.07)
     inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
@@ -450,6 +558,8 @@ def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) ->
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
+    if bar.lean != (0.0, 0.0):
+        square = _leaning_half(rgb, bar, side, start, extent, width)  # as the pip count sees it
     margin = int(HALF * 0.07)
     inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
     usual = np.median(inner.reshape(-1, 3), axis=0)
@@ -486,6 +596,22 @@ def _only_letters(rgb: np.ndarray, bar: Bar, ends: tuple[float, float], width: f
     (0-2, 1-2); the pips of a face-up tile are round, whole or cut by the half's edge."""
     marks = _marks(rgb, bar, 1, ends[0], width) + _marks(rgb, bar, -1, ends[1], width)
     return bool(marks) and all(fill < ROUND_MARK and area >= LETTER_AREA for fill, area in marks)
+
+
+def _leaning_half(rgb: np.ndarray, bar: Bar, side: int, start: float, extent: float, width: float) -> Any:
+    """A half warped to a square between the face's long edges as they lean (``bar.lean``):
+    the half's far end is as wide as the face is there, not as at the bar."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    corners = []
+    for o in (side * start, side * extent):
+        corners.append(c + n * o + u * (-width / 2 - bar.lean[1] * o))
+        corners.append(c + n * o + u * (width / 2 + bar.lean[0] * o))
+    src = np.array(corners, dtype=np.float32)
+    dst = np.array([[0, 0], [HALF, 0], [0, HALF], [HALF, HALF]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(
+        rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def read_image(image: Decoded, highest: int) -> Reading:
@@ -587,11 +713,13 @@ def _read_tile(
     highest: int,
     forced: float | None = None,
     outline: np.ndarray | None = None,
+    outlined: bool = False,
 ) -> tuple[Found | None, bool]:
     """The tile of ``bar`` measured along its normal and read, or None when it is no tile;
     and whether both halves were found of about equal length. ``forced`` takes that length
     for both halves instead of walking to the tile's ends; ``outline`` is the colour image
-    the tile's outline is looked for on (``rgb`` when None)."""
+    the tile's outline is looked for on (``rgb`` when None); ``outlined`` skips that look
+    (a re-read of a tile whose outline was seen on its first reading)."""
     if forced is not None:
         ends = (forced, forced)
     else:
@@ -605,13 +733,19 @@ def _read_tile(
     even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
-    if not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
+    if not outlined and not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
         return None, even
     halves = (
         _count_pips(rgb, bar, 1, ends[0], width),
         _count_pips(rgb, bar, -1, ends[1], width),
     )
     if any(half.foreign for half in halves):
+        if forced is None and max(ends) < SQUEEZED * width:
+            # a dense grid of pips (nine, twelve) whose walk stopped at a row of them: in a
+            # half outlined that short the pips are squeezed into one broad mark. Read at a
+            # half as long as the tile is wide, the pips stand apart; print stays broad
+            again, _ = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, width, outline)
+            return again, even
         return None, even  # printed letters on a tile's back, a box's label
     if sum(half.pips for half in halves) <= LETTERS_AT_MOST and _only_letters(rgb, bar, ends, width):
         return None, even  # a face-down tile's printed name, read from the rule under it
@@ -620,11 +754,52 @@ def _read_tile(
     return Found(bar, ends, width, halves), even
 
 
+def _read_by_own_edges(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    dense: bool,
+    width: float,
+    highest: int,
+    outline: np.ndarray | None,
+) -> tuple[Found | None, bool, Bar, float]:
+    """The tile read at the width between the face's own edges (``_face_width``), and the
+    bar and width it was read at. A tile of an implausible shape there (the face's "edge"
+    a row of print, the "bar" the seam between two tiles side by side) is read again at the
+    width measured to the table."""
+    own, own_width = _face_width(value, closed, bar, width, face, dark)
+    item, even = _read_tile(rgb, value, closed, own, face, dark, dense, own_width, highest, outline=outline)
+    if own is bar or item is None or _plausible(item):
+        return item, even, own, own_width
+    item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, outline=outline)
+    return item, even, bar, width
+
+
 def _sure(item: Found, highest: int) -> float:
     """How sure a reading is: its less certain half, nothing when a half is above the set."""
     if max(half.pips for half in item.halves) > highest:
         return 0.0
     return min(half.confidence for half in item.halves)
+
+
+def _per_tile(items: list[Found]) -> list[float]:
+    """The half length over the width, once per tile: a tile found by several bar finders
+    is read several times, and counts once (the median of its readings)."""
+    groups: list[list[Found]] = []
+    for item in items:
+        for group in groups:
+            if np.linalg.norm(group[0].bar.centre - item.bar.centre) < 0.3 * group[0].bar.length:
+                group.append(item)
+                break
+        else:
+            groups.append([item])
+    return [
+        float(np.median([(item.ends[0] + item.ends[1]) / (2 * item.width) for item in group]))
+        for group in groups
+    ]
 
 
 def _reread_overlong(
@@ -638,11 +813,13 @@ def _reread_overlong(
     """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
     table) read again with the half length the surely read tiles of the photo show (a half
     is as long as the tile is wide in a photo from above); the surer reading is kept."""
-    ratios = [
-        (item.ends[0] + item.ends[1]) / (2 * item.width)
-        for item, *_ in readings
-        if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends)
-    ]
+    ratios = _per_tile(
+        [
+            item
+            for item, *_ in readings
+            if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
+        ]
+    )
     usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
     usual = min(max(usual, 0.8), 1.6)
     out = []
@@ -650,7 +827,17 @@ def _reread_overlong(
         length = usual * item.width
         if max(item.ends) > OVERLONG * length or _sure(item, highest) == 0.0:
             other, _ = _read_tile(
-                rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length
+                rgb,
+                value,
+                closed,
+                item.bar,
+                face,
+                dark,
+                dense,
+                item.width,
+                highest,
+                forced=length,
+                outlined=True,
             )
             far = max(item.ends) > FAR_OVERLONG * length  # ran through a whole other tile
             if other is not None and (
@@ -697,7 +884,9 @@ def _find_tiles(
             if bar.length < SHORTEST_BAR * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
-            item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest)
+            item, even, bar, width = _read_by_own_edges(
+                rgb, value, closed, bar, face, dark, dense, width, highest, None
+            )
             if item is None or not even:
                 # a tile not found square to its bar, or with halves of unequal length, is
                 # tried again along the tile's long sides as the photo shows them (oblique)
@@ -762,8 +951,8 @@ def _find_by_likeness(
         # the outline is looked for on the likeness too: a table near the face's colour is
         # dark there, so a tile as light as its table still shows its edges
         outline = cv2.cvtColor(like, cv2.COLOR_GRAY2RGB)
-        item, even = _read_tile(
-            patch, like, closed, local, face, dark, dense, width, highest, outline=outline
+        item, even, local, width = _read_by_own_edges(
+            patch, like, closed, local, face, dark, dense, width, highest, outline
         )
         if item is None or not even:
             sheared = _long_axis(like, local, width)

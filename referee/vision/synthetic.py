@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,8 +78,12 @@ def _style(rng: random.Random, pips: str | None = None) -> Style:
     return Style(face, pips, (20, 20, 20))
 
 
-def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) -> np.ndarray:
-    """The tile's face as an RGBA image of 2w x w, halves side by side."""
+def _draw_tile(
+    tile: tuple[int, int], style: Style, w: int, rng: random.Random, pip_scale: float = 1.0
+) -> np.ndarray:
+    """The tile's face as an RGBA image of 2w x w, halves side by side; ``pip_scale`` draws
+    the pips up to nine that much larger (sets differ: in some the pips of a nine nearly
+    touch)."""
     img = np.zeros((w, 2 * w, 4), np.uint8)
     r = max(2, w // 9)
     cv2.rectangle(img, (r, 0), (2 * w - 1 - r, w - 1), (*style.face, 255), -1)
@@ -90,9 +95,10 @@ def _draw_tile(tile: tuple[int, int], style: Style, w: int, rng: random.Random) 
     cv2.rectangle(
         img, (w - thick // 2, w // 2 - bar_half), (w + thick // 2, w // 2 + bar_half), (*style.bar, 255), -1
     )
-    radius = w * rng.uniform(0.075, 0.09)
+    radius = w * rng.uniform(0.075, 0.09) * pip_scale
     for side, count in enumerate(tile):
-        count_r = radius * (0.85 if count > 9 else 1.0)
+        # the halves above nine fit more pips in with smaller ones, whatever the set's size
+        count_r = radius / pip_scale * 0.85 if count > 9 else radius
         for px, py in _LAYOUT[count]:
             if style.pips == "white":
                 colour = (240, 240, 240)
@@ -140,6 +146,15 @@ def _background(rng: random.Random, h: int, w: int, table: str | None = None) ->
     nprng = np.random.default_rng(rng.randrange(1 << 30))
     if table is not None:
         kind = table
+    if kind == "white":
+        # a plain white table as light as white faces, lit a little unevenly, with a faint
+        # warm cast: tiles on it show only by their thin shaded outline
+        base = np.array([rng.randint(232, 246)] * 3, np.float32) + np.array([2, -1, -4], np.float32)
+        shade = np.linspace(-1, 1, w)[None, :] * rng.uniform(-6, 6) + np.linspace(-1, 1, h)[
+            :, None
+        ] * rng.uniform(-6, 6)
+        img = base[None, None, :] + shade[:, :, None] + nprng.normal(0, 2, (h, w, 1))
+        return np.clip(img, 0, 255).astype(np.uint8)
     if kind == "marble":
         # a white, faintly veined stone table, as light as the tiles or lighter
         base = np.array([rng.randint(225, 245)] * 3, np.float32) + np.array([-6, 0, 4], np.float32)
@@ -167,7 +182,12 @@ def _background(rng: random.Random, h: int, w: int, table: str | None = None) ->
 
 
 def _place(
-    rng: random.Random, size: tuple[int, int], w: int, placed: list[np.ndarray], touch: bool = False
+    rng: random.Random,
+    size: tuple[int, int],
+    w: int,
+    placed: list[np.ndarray],
+    touch: bool = False,
+    margin: float = 0.0,
 ) -> np.ndarray | None:
     h_img, w_img = size
     if touch and placed:
@@ -189,9 +209,44 @@ def _place(
         cx = rng.uniform(w * 1.1, w_img - w * 1.1)
         cy = rng.uniform(w * 1.1, h_img - w * 1.1)
         rect = cv2.boxPoints(((cx, cy), (2 * w, w), angle)).astype(np.float32)
-        grown = cv2.boxPoints(((cx, cy), (2 * w + 4, w + 4), angle)).astype(np.float32)
+        grown = cv2.boxPoints(((cx, cy), (2 * w + 4 + margin, w + 4 + margin), angle)).astype(np.float32)
         if all(cv2.intersectConvexConvex(grown, other)[0] <= 0 for other in placed):
             return rect
+    return None
+
+
+def _grid(rng: random.Random, size: tuple[int, int], w: int, n: int) -> list[np.ndarray] | None:
+    """Boxes of ``n`` tiles laid in a grid, all parallel, touching side by side and end to
+    end with no seam (the way a hand is often laid out for a photo), or None when the grid
+    does not fit the photo at any angle tried."""
+    h_img, w_img = size
+    cols = max(1, math.ceil(math.sqrt(n * 2)))  # side by side across the tiles' short sides
+    rows = math.ceil(n / cols)  # and rows laid end to end
+    for _ in range(30):
+        angle = rng.uniform(0, 180)
+        u = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])  # long axis
+        v = np.array([-u[1], u[0]])
+        gap = rng.uniform(0.0, 0.6)  # at most a fraction of a pixel: no table shows between
+        span_u, span_v = rows * (2 * w + gap), cols * (w + gap)
+        extent = np.abs(u) * span_u + np.abs(v) * span_v
+        if extent[0] > w_img - 0.2 * w or extent[1] > h_img - 0.2 * w:
+            continue
+        centre = np.array(
+            [
+                rng.uniform(extent[0] / 2 + 0.1 * w, w_img - extent[0] / 2 - 0.1 * w),
+                rng.uniform(extent[1] / 2 + 0.1 * w, h_img - extent[1] / 2 - 0.1 * w),
+            ]
+        )
+        rects = []
+        for i in range(n):
+            row, col = divmod(i, cols)
+            at = (
+                centre
+                + u * ((row - (rows - 1) / 2) * (2 * w + gap))
+                + v * ((col - (cols - 1) / 2) * (w + gap))
+            )
+            rects.append(cv2.boxPoints(((float(at[0]), float(at[1])), (2 * w, w), angle)).astype(np.float32))
+        return rects
     return None
 
 
@@ -206,6 +261,8 @@ def make_photo(
     touching: int = 0,
     tilt: float = 0.0,
     table: str | None = None,
+    thick: float = 0.0,
+    grid: bool = False,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
@@ -215,44 +272,85 @@ def make_photo(
     ``touching`` of the tiles are laid end to end with another; ``tilt`` (0 to about 0.35)
     views the table from the side: the far edge of the photo is that share narrower and the
     table is foreshortened, so tiles far away are smaller and their faces sheared. ``table``
-    forces the background ("cloth", "wood", "felt", "plain" or "marble": a white stone table
-    as light as the tiles)."""
+    forces the background ("cloth", "wood", "felt", "plain", "marble": a white stone table
+    as light as the tiles, or "white": a plain white table as light as white faces).
+    ``grid`` lays the tiles in a grid, parallel and touching side by side and end to end with
+    no seam, half of their halves dense (within four of ``highest``) and the pips of halves
+    up to nine up to a fifth larger; the face-down backs are laid apart. ``thick`` (0 to
+    about 0.45) draws thick tiles seen from a low angle: each tile shows two of its sides (a
+    long one and an end), of the face's colour but shaded (or, on a side facing the light,
+    brighter), that share of the tile's width deep, beside the face; the table is then also
+    foreshortened across (the photo's rows squeezed), so a tile's width and length shrink by
+    its orientation."""
     rng = random.Random(seed)
     extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
     # (drawing 12 MP directly takes a minute a photo)
     shrink = min(1.0, 1600 / max(size))
     w_img, h_img = max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink))
-    canvas: np.ndarray[Any, Any] = _background(rng, h_img, w_img, table).astype(np.float32)
+    sides = _Sides(seed, thick) if thick > 0 else None
+    # a low camera sees a longer stretch of table, squeezed into the photo's rows
+    h_draw = h_img if sides is None else round(h_img / sides.squeeze)
+    canvas: np.ndarray[Any, Any] = _background(rng, h_draw, w_img, table).astype(np.float32)
     n = count if count is not None else rng.randint(1, 7)
     w = int(min(w_img, h_img) * rng.uniform(0.09, 0.14))
     style = _style(rng, pips)
     placed: list[np.ndarray] = []
     tiles: list[Tile] = []
     labelled: list[np.ndarray] = []
+    margin = 2 * thick * w if sides is not None else 0.0
+    faces: list[np.ndarray] = []
+    laid = _grid(extra, (h_draw, w_img), w, n) if grid and n > 0 else None
+    pip_scale = extra.uniform(1.0, 1.2) if laid is not None else 1.0
     for i in range(n + backs):
         back = i >= n
-        rect = _place(rng if not back else extra, (h_img, w_img), w, placed, touch=0 < i <= touching)
+        if laid is not None and not back:
+            rect: np.ndarray | None = laid[i]
+        else:
+            rect = _place(
+                rng if not back else extra, (h_draw, w_img), w, placed, touch=0 < i <= touching, margin=margin
+            )
         if rect is None:
             continue
         if back:
             face = _draw_back(style, w * 2, extra)
         else:
             halves = (rng.randint(0, highest), rng.randint(0, highest))
-            face = _draw_tile(halves, style, w * 2, rng)  # drawn at twice the size, then reduced
+            if laid is not None:
+                # dense halves, whose rows of pips nearly touch, half of the time
+                dense = [extra.randint(max(0, highest - 4), highest) for _ in halves]
+                halves = (
+                    dense[0] if extra.random() < 0.5 else halves[0],
+                    dense[1] if extra.random() < 0.5 else halves[1],
+                )
+            face = _draw_tile(halves, style, w * 2, rng, pip_scale)  # drawn at twice the size, then reduced
         src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
         matrix = cv2.getAffineTransform(src, _corners(rect))
-        warped = cv2.warpAffine(face, matrix, (w_img, h_img), flags=cv2.INTER_AREA)
+        warped = cv2.warpAffine(face, matrix, (w_img, h_draw), flags=cv2.INTER_AREA)
         alpha = warped[:, :, 3:4].astype(np.float32) / 255
-        shadow = cv2.GaussianBlur(alpha, (0, 0), w * 0.06)
+        footprint = alpha
+        if sides is not None:
+            layer = sides.draw(rect, style.face, w, (h_draw, w_img))
+            footprint = np.maximum(alpha, layer[:, :, 3:4] / 255)
+        shadow = cv2.GaussianBlur(footprint, (0, 0), w * 0.06)
         shift = np.array([[1, 0, w * 0.04], [0, 1, w * 0.05]], np.float32)
-        shadow = cv2.warpAffine(shadow, shift, (w_img, h_img))[:, :, None] if shadow.ndim == 2 else shadow
+        shadow = cv2.warpAffine(shadow, shift, (w_img, h_draw))[:, :, None] if shadow.ndim == 2 else shadow
         canvas *= 1 - 0.45 * shadow
-        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        if sides is not None:
+            side_alpha = layer[:, :, 3:4] / 255
+            canvas = canvas * (1 - side_alpha) + layer[:, :, :3] * side_alpha
+        if sides is None:
+            canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+        else:  # faces go over every tile's sides (a neighbour laid end to end hides an end)
+            faces.append(warped)
         placed.append(rect)
         if not back:
             labelled.append(rect)
             tiles.append(Tile(*halves))
+    for warped in faces:
+        alpha = warped[:, :, 3:4].astype(np.float32) / 255
+        shade = 1.0 if sides is None else sides.face
+        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * shade * alpha
     # perspective: the camera a little off the vertical
     d = 0.06 * min(w_img, h_img)
     src = np.array([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]], np.float32)
@@ -264,11 +362,17 @@ def make_photo(
             [[far, tilt * h_img * 0.5], [w_img - far, tilt * h_img * 0.5], [w_img, h_img], [0, h_img]],
             np.float32,
         ) + (dst - src)
+    if sides is not None:
+        # the drawn table is taller than the photo: its rows are squeezed into the photo's
+        src = np.array([[0, 0], [w_img, 0], [w_img, h_draw], [0, h_draw]], np.float32)
     persp = cv2.getPerspectiveTransform(src, dst)
-    if tilt > 0:
+    if tilt > 0 or sides is not None:
         # the table beyond the tiles' part of it fills the corners the side view opens
-        inside = cv2.warpPerspective(np.ones((h_img, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
-        beyond = _background(extra, h_img, w_img).astype(np.float32)
+        inside = cv2.warpPerspective(np.ones((h_draw, w_img), np.float32), persp, (w_img, h_img))[:, :, None]
+        if sides is None:
+            beyond = _background(extra, h_img, w_img).astype(np.float32)
+        else:  # the same table (drawn again from the photo's own first draws)
+            beyond = _background(random.Random(seed), h_img, w_img, table).astype(np.float32)
         canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img)) * inside + beyond * (1 - inside)
     else:
         canvas = cv2.warpPerspective(canvas, persp, (w_img, h_img), borderMode=cv2.BORDER_REFLECT)
@@ -301,6 +405,43 @@ def make_photo(
     return out.getvalue(), tiles, boxes
 
 
+class _Sides:
+    """The visible sides of thick tiles seen from a low angle (one photo's camera): every
+    tile shows the sides its faces' edges turn towards the camera, ``depth`` of the tile's
+    width deep, each of the face's colour times its own shade."""
+
+    def __init__(self, seed: int, depth: float) -> None:
+        own = random.Random(seed * 104_729 + 3)
+        # mostly towards the near (lower) edge of the photo; now and then the other way (tiles
+        # stood on their long edge, their lit top side above the face)
+        angle = math.radians(90 + own.uniform(-40, 40)) + (math.pi if own.random() < 0.3 else 0.0)
+        self.offset = np.array([math.cos(angle), math.sin(angle)], np.float32) * depth
+        self.shades = [
+            own.uniform(0.55, 0.85) if own.random() < 0.75 else own.uniform(1.04, 1.2) for _ in "ab"
+        ]
+        # a side lit more than the face: the face itself is in the shade (tiles stood up)
+        self.face = own.uniform(0.6, 0.85) if self.shades[0] > 1 else 1.0
+        self.squeeze = own.uniform(0.65, 0.95)
+
+    def draw(self, rect: np.ndarray, face: tuple[int, int, int], w: int, size: tuple[int, int]) -> np.ndarray:
+        """The sides of the tile on ``rect`` (its face's corners, ``w`` its width), RGBA float."""
+        layer = np.zeros((*size, 4), np.float32)
+        offset = self.offset * w
+        centre = rect.mean(axis=0)
+        corners = list(rect)
+        for k in range(4):
+            p, q = corners[k], corners[(k + 1) % 4]
+            outward = (p + q) / 2 - centre
+            if float(outward @ offset) <= 0:
+                continue  # a side turned away from the camera
+            long = np.linalg.norm(q - p) > np.linalg.norm(corners[(k + 2) % 4] - q)
+            shade = self.shades[0 if long else 1]
+            colour = tuple(min(255.0, c * shade) for c in face)
+            quad = np.array([p, q, q + offset, p + offset], np.float32)
+            cv2.fillConvexPoly(layer, np.round(quad * 16).astype(np.int32), (*colour, 255), cv2.LINE_AA, 4)
+        return layer
+
+
 def _corners(rect: np.ndarray) -> np.ndarray:
     """Three corners of a box from boxPoints, in the order of the face's (0,0), (W,0), (W,H)."""
     a, b, c, d = rect
@@ -317,11 +458,18 @@ def write_set(
     size: tuple[int, int] = (960, 720),
     highest: int = 12,
     plain: bool = False,
+    thick: bool = False,
+    grids: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
 
     Each photo draws its options (face-down backs, touching tiles, a side view, a marble
-    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured)."""
+    table: see ``make_photo``); ``plain`` leaves them all out (the set as first measured).
+    ``thick`` draws every photo's tiles thick and seen from a low angle (sides 0.15 to 0.4 of
+    a width deep, a side view of tilt 0.1 to 0.3, a third of the photos on marble), a set of
+    its own: the default set is drawn without it. ``grids`` lays the tiles of a quarter of the
+    photos in a seamless grid, half of those on a white table (off by default, so the default
+    set stays as it was measured)."""
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):
@@ -333,7 +481,19 @@ def write_set(
             "tilt": options.choice((0.0, 0.0, 0.0, options.uniform(0.1, 0.3))),
             "table": "marble" if options.random() < 0.125 else None,
         }
-        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **({} if plain else extras))
+        if grids and not plain:
+            more = random.Random(photo_seed + 2)  # the other options' draws stay as they were
+            if more.random() < 0.25:
+                extras["grid"] = True
+                if more.random() < 0.5:
+                    extras["table"] = "white"
+        if plain:
+            extras = {}
+        if thick:
+            extras["thick"] = round(options.uniform(0.15, 0.4), 3)
+            extras["tilt"] = round(options.uniform(0.1, 0.3), 3)
+            extras["table"] = "marble" if options.random() < 0.33 else None
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=highest, **extras)
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
         photos.append(
@@ -343,7 +503,7 @@ def write_set(
                 "set_hint": f"double-{highest}, synthetic",
                 "tiles": [str(t) for t in tiles],
                 "total_pips": sum(t.pips for t in tiles),
-                "notes": "" if plain else ", ".join(f"{k}={v}" for k, v in extras.items() if v),
+                "notes": ", ".join(f"{k}={v}" for k, v in extras.items() if v),
                 "uncertain": False,
                 "image_size": list(size),
                 "boxes": [list(b) for b in boxes],
