@@ -50,6 +50,7 @@ STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
 OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
 LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
 DENSE_ROW = 32  # samples along a row beside the bar, to find the face between large pips
+WALK_RANGE = 2.8  # the walk to a tile's end goes at most this many bar lengths from the bar
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
@@ -79,6 +80,9 @@ class Found:
     ends: tuple[float, float]  # distance from the bar's centre to the tile's end, each side
     width: float
     halves: tuple[Half, Half]
+    # a walk to the tile's end ran to its full range without meeting one (a face like the
+    # table all the way): the ends are not the tile's
+    open: bool = False
 
     def corners(self) -> np.ndarray:
         c, u, n = self.bar.centre, self.bar.along, self.bar.normal
@@ -266,7 +270,7 @@ def _extent(
     """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
     c, u, n = bar.centre, bar.along, bar.normal
     step = max(1.0, bar.length / 40)
-    distances = np.arange(bar.thickness, 2.8 * bar.length, step, dtype=np.float32)
+    distances = np.arange(bar.thickness, WALK_RANGE * bar.length, step, dtype=np.float32)
     lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
     if bar.lean != (0.0, 0.0):
         # the width is the face's own: its margin beside the outer pips is sampled too
@@ -730,6 +734,7 @@ def _read_tile(
         )
     if min(ends) < 0.45 * bar.length:
         return None, False
+    ran_out = forced is None and _ran_out(bar, max(ends))
     even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
@@ -751,7 +756,14 @@ def _read_tile(
         return None, even  # a face-down tile's printed name, read from the rule under it
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
-    return Found(bar, ends, width, halves), even
+    return Found(bar, ends, width, halves, ran_out), even
+
+
+def _ran_out(bar: Bar, end: float) -> bool:
+    """Whether a walk from ``bar`` reached ``end`` at the last step of its range
+    (``_extent`` walks out to 2.8 bar lengths): no row of it was the tile's end."""
+    step = max(1.0, bar.length / 40)
+    return bool(end >= WALK_RANGE * bar.length - 2 * step)
 
 
 def _read_by_own_edges(
@@ -840,6 +852,8 @@ def _reread_overlong(
                 outlined=True,
             )
             far = max(item.ends) > FAR_OVERLONG * length  # ran through a whole other tile
+            if item.open and other is None:
+                continue  # no end met, and at a tile's length its halves hold print: no tile
             if other is not None and (
                 _sure(other, highest) > _sure(item, highest)
                 or (far and _sure(other, highest) >= _sure(item, highest))
