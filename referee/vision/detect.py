@@ -40,6 +40,12 @@ STEP_DOWN = 0.88  # a row below this share of the face's brightness beside the b
 STEP_FROM = 0.6  # ... when this many widths from the bar (a half is about a width long)
 SQUEEZED = 0.7  # a half shorter than this share of the tile's width is outlined too short
 PLAUSIBLE = (1.4, 3.2)  # a tile's length over its width on a photo, from above or the side
+LETTERS_AT_MOST = 4  # a "tile" read with at most this many pips may be a printed name
+ROUND_MARK = 0.88  # a pip fills at least this share of its convex outline; a letter less
+LETTER_AREA = 0.02  # ... and a letter covers at least this share of a half's square
+OUTLINE_STEP = 40  # the table just outside a tile differs from its face by this much in a channel
+OUTLINE_SHARE = 0.8  # ... or, on a dark face, by this share of the face's brightest channel
+OUTLINE_STEP_DARK = 20  # ... but at least this much (noise)
 STEP_UP = 1.25  # ... and a row above this share of it a side facing the light
 OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured by its own edges)
 LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
@@ -564,6 +570,62 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     return Half(pips, confidence, foreign)
 
 
+def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
+    """The marks of a half that the pip count counts as pips: for each, the share of its convex
+    outline it fills (its holes filled) and its area over the half's square. A pip, whole or
+    cut by the half's edge, is convex; a letter (C, R, X, E, an O's ring) is not."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    start = bar.thickness * 0.5 + 1
+    origin = c + n * (side * start) - u * (width / 2)
+    src = np.array([origin, origin + u * width, origin + n * (side * (extent - start))], dtype=np.float32)
+    dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
+    square = cv2.warpAffine(
+        rgb,
+        cv2.getAffineTransform(src, dst),
+        (HALF, HALF),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if bar.lean != (0.0, 0.0):
+        square = _leaning_half(rgb, bar, side, start, extent, width)  # as the pip count sees it
+    margin = int(HALF * 0.07)
+    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
+    usual = np.median(inner.reshape(-1, 3), axis=0)
+    near = np.abs(inner - usual).max(axis=2)
+    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
+    ink = np.abs(inner - face).max(axis=2)
+    spread = float(np.percentile(ink, 99.5))
+    if spread < 30:
+        return []
+    mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out: list[tuple[float, float]] = []
+    for i in range(1, count):
+        _x, _y, w, h, area = stats[i]
+        if area < 12 or area / float(w * h) < 0.35:
+            continue
+        if max(w, h) > 2.6 * max(1, min(w, h)) and (area > 30 or min(w, h) <= 3):
+            continue  # not counted as a pip either
+        contours, _ = cv2.findContours(
+            (labels == i).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+        )
+        filled = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        hull = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(np.concatenate(contours)), 1)
+        out.append((float(filled.sum()) / max(float(hull.sum()), 1.0), float(area) / mask.size))
+    return out
+
+
+def _only_letters(rgb: np.ndarray, bar: Bar, ends: tuple[float, float], width: float) -> bool:
+    """Whether every mark counted on the tile is a letter: large and not round. The printed
+    name on a face-down tile, with the rule under it read as a bar, reads as a low tile
+    (0-2, 1-2); the pips of a face-up tile are round, whole or cut by the half's edge."""
+    marks = _marks(rgb, bar, 1, ends[0], width) + _marks(rgb, bar, -1, ends[1], width)
+    return bool(marks) and all(fill < ROUND_MARK and area >= LETTER_AREA for fill, area in marks)
+
+
 def _leaning_half(rgb: np.ndarray, bar: Bar, side: int, start: float, extent: float, width: float) -> Any:
     """A half warped to a square between the face's long edges as they lean (``bar.lean``):
     the half's far end is as wide as the face is there, not as at the bar."""
@@ -642,6 +704,9 @@ def _stands_out(
     # the face's colour: the brighter samples in value (pips left out)
     keep = face_values[~np.isnan(face_values)] >= np.nanmedian(face_values)
     face = np.median(face_rgb[keep] if keep.any() else face_rgb, axis=0)
+    # a step of 40 levels on a white face; a black face (its whole brightness a few tens
+    # of levels) stands out from a dark cloth by a smaller step, in proportion to it
+    step = min(OUTLINE_STEP, max(OUTLINE_STEP_DARK, OUTLINE_SHARE * float(face.max())))
     steps = np.linspace(-0.4, 0.4, 9)
     sides = []
     for s, e in ((1, ends[0]), (-1, ends[1])):
@@ -659,7 +724,7 @@ def _stands_out(
         if len(samples) < 3:
             return True  # the tile reaches the photo's edge
         distance = np.abs(samples - face[None, :]).max(axis=1)
-        if np.mean(distance < 40) < 0.5:
+        if np.mean(distance < step) < 0.5:
             return True
     return False
 
@@ -710,6 +775,8 @@ def _read_tile(
             again, _ = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, width, outline)
             return again, even
         return None, even  # printed letters on a tile's back, a box's label
+    if sum(half.pips for half in halves) <= LETTERS_AT_MOST and _only_letters(rgb, bar, ends, width):
+        return None, even  # a face-down tile's printed name, read from the rule under it
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
     return Found(bar, ends, width, halves), even
@@ -961,6 +1028,7 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     """A bar broken in two (a brass spinner) or a stroke inside a tile already read: keep
     the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
     the seam of two touching tiles runs far past their ends and would swallow them."""
+    found = _drop_straddling(found)
     kept: list[Found] = []
     for item in sorted(
         found,
@@ -975,6 +1043,29 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
         if not inside:
             kept.append(item)
     return _drop_seams(kept)
+
+
+def _drop_straddling(found: list[Found]) -> list[Found]:
+    """Two tiles lying side by side show a seam along their long sides, which looks like a
+    bar: the "tile" read on it holds the bar of one of them in each of its halves. A tile
+    holds no other tile's bar, so a reading with the bar of another reading of a tile's shape
+    inside each of its halves is dropped."""
+
+    def straddles(item: Found) -> bool:
+        poly = item.corners().reshape(-1, 1, 2)
+        sides: set[bool] = set()
+        for other in found:
+            if other is item or not _plausible(other):
+                continue
+            offset = other.bar.centre - item.bar.centre
+            across = float(offset @ item.bar.normal)
+            if abs(across) < 0.3 * item.width:
+                continue  # near this bar: the same tile read again
+            if cv2.pointPolygonTest(poly, tuple(map(float, other.bar.centre)), False) > 0:
+                sides.add(across > 0)
+        return len(sides) == 2
+
+    return [item for item in found if not straddles(item)]
 
 
 def _drop_seams(kept: list[Found]) -> list[Found]:
