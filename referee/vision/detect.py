@@ -51,6 +51,9 @@ OWN_EDGE_RATIO = 1.02  # a bar may run from edge to edge of the face (measured b
 LEAN_SEEN = 0.05  # edges leaning less than this (per unit across the bar) are square to it
 DENSE_ROW = 32  # samples along a row beside the bar, to find the face between large pips
 WALK_RANGE = 2.8  # the walk to a tile's end goes at most this many bar lengths from the bar
+FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this share of its max
+PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
+PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 
 
@@ -243,16 +246,31 @@ def _a_dark_row(value: np.ndarray, bar: Bar, grid: np.ndarray, level: float) -> 
     return False
 
 
-def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
+def _face_samples(bar: Bar) -> Any:
     c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
-    pts = np.array(
+    return np.array(
         [c + n * (s * f * L) + u * (g * L) for s in (1, -1) for f in (0.15, 0.3, 0.5) for g in (-0.3, 0, 0.3)]
     )
+
+
+def _plain(colours: np.ndarray) -> Any:
+    """Which colours are of little colour, as a tile's face (white, ivory, black) is."""
+    return colours.max(axis=1) - colours.min(axis=1) <= FACE_CHROMA * np.maximum(colours.max(axis=1), 1.0)
+
+
+def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
+    pts = _face_samples(bar)
     values = _sample(value, pts)
     colours = _sample_rgb(rgb, pts)
     ok = ~np.isnan(values)
     values = values[ok]
-    keep = values >= np.median(values)
+    # a face is white, ivory or black (of little colour) while pips may be coloured: an
+    # orange pip is brighter than an ivory face in the shade, so clearly coloured samples
+    # are left out before the brighter ones are taken
+    plain = _plain(colours)
+    if plain.sum() < 3:
+        plain = np.ones(len(values), bool)
+    keep = plain & (values >= np.median(values[plain]))
     return np.median(colours[keep], axis=0)
 
 
@@ -504,9 +522,19 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
     # any pixel far from it in some channel, whatever its hue (black, coloured or white)
-    usual = np.median(inner.reshape(-1, 3), axis=0)
-    near = np.abs(inner - usual).max(axis=2)
-    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
+    # the face is of little colour (white, ivory, black): where coloured pips cover most of
+    # a dense half (a twelve seen close up), it is taken among the pixels of little colour,
+    # when those and the coloured ones are clearly two colours (a face and its pips, not
+    # the lighter and darker threads of a cloth)
+    pool = inner.reshape(-1, 3)
+    plain = _plain(pool)
+    if PLAIN_FACE <= np.mean(plain) < 1.0:
+        apart = np.abs(np.median(pool[plain], axis=0) - np.median(pool[~plain], axis=0)).max()
+        if apart >= PIPS_APART:
+            pool = pool[plain]
+    usual = np.median(pool, axis=0)
+    near = np.abs(pool - usual).max(axis=1)
+    face = np.median(pool[near <= np.percentile(near, 50)], axis=0)
     ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
@@ -942,7 +970,7 @@ def _find_by_likeness(
         if len(tried) > LIKENESS_BARS:
             break
         colour = _face_colour(rgb, grey, bar)
-        if colour.max() < 110 or colour.max() - colour.min() > 0.45 * colour.max():
+        if colour.max() < 110 or np.mean(_plain(_sample_rgb(rgb, _face_samples(bar)))) < 0.3:
             continue  # not a white or ivory face (black tiles have their own pass)
         reach = int(3.2 * bar.length) + 4
         x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
