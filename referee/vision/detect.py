@@ -22,6 +22,7 @@ from referee.vision import Reading, ReadTile
 from referee.vision.decode import Decoded
 
 HALF = 96  # side of the square a half is warped to for counting
+MARGIN = int(HALF * 0.07)  # the square's border left out (the tile's rim, the bar's edge)
 RAW_SIDE = 0.2
 RELATIVE_DARK = 0.45  # a bar pixel's value at most this share of the local mean
 LONGEST_BAR = 2.2  # a bar longer than this many times the photo's median bar is no bar
@@ -287,25 +288,20 @@ def _extent(
 ) -> float:
     """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
     c, u, n = bar.centre, bar.along, bar.normal
-    step = max(1.0, bar.length / 40)
+    step = _walk_step(bar)
     distances = np.arange(bar.thickness, WALK_RANGE * bar.length, step, dtype=np.float32)
-    lateral = np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width
-    if bar.lean != (0.0, 0.0):
-        # the width is the face's own: its margin beside the outer pips is sampled too
+    o = side * distances
+    if bar.lean == (0.0, 0.0):
+        across = np.broadcast_to(np.linspace(-0.38, 0.38, 15, dtype=np.float32) * width, (len(o), 15))
+    else:
+        # the width is the face's own: its margin beside the outer pips is sampled too, across
+        # the face between its long edges as they lean
         lateral = np.linspace(-OWN_ACROSS, OWN_ACROSS, 15, dtype=np.float32) * width
-    # every row across the tile at once: rows x lateral places x (x, y)
-    pts = (
-        c[None, None, :]
-        + (side * distances)[:, None, None] * n[None, None, :]
-        + lateral[None, :, None] * u[None, None, :]
-    )
-    if bar.lean != (0.0, 0.0):
-        # across the face between its long edges as they lean
-        o = side * distances
         middle = (bar.lean[0] - bar.lean[1]) / 2 * o
         scale = (width + (bar.lean[0] + bar.lean[1]) * o) / width
         across = middle[:, None] + lateral[None, :] * scale[:, None]
-        pts = c[None, None, :] + o[:, None, None] * n[None, None, :] + across[:, :, None] * u[None, None, :]
+    # every row across the tile at once: rows x places across x (x, y)
+    pts = c[None, None, :] + o[:, None, None] * n[None, None, :] + across[:, :, None] * u[None, None, :]
     flat = pts.reshape(-1, 2)
     h, w = value.shape
     inside = ((flat[:, 0] >= 0) & (flat[:, 0] < w) & (flat[:, 1] >= 0) & (flat[:, 1] < h)).reshape(
@@ -370,11 +366,7 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
     threshold = face - 0.35 * (face - dark)
     reach = []
     for s in (1, -1):
-        pts = (
-            c[None, None, :]
-            + (s * distances)[:, None, None] * u[None, None, :]
-            + offsets[None, :, None] * n[None, None, :]
-        ).reshape(-1, 2)
+        pts = _columns(bar, s, distances, offsets)
         shut = _sample(closed, pts).reshape(len(distances), -1)
         raw = _sample(value, pts).reshape(len(distances), -1)
         if np.isnan(shut).any():
@@ -394,6 +386,18 @@ def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: f
         return bar, L / BAR_WIDTH_RATIO
     centre = (c + u * ((reach[0] - reach[1]) / 2)).astype(np.float32)
     return Bar(centre, u, n, L, bar.thickness, bar.strength), width
+
+
+def _columns(bar: Bar, side: int, distances: np.ndarray, offsets: np.ndarray) -> Any:
+    """Points of columns parallel to the tile's long side (one per offset along the normal),
+    each sampled at ``distances`` from the bar's centre towards ``side`` of its length: the
+    walks outwards to the tile's long edges, as rows of distances by columns."""
+    c, u, n = bar.centre, bar.along, bar.normal
+    return (
+        c[None, None, :]
+        + (side * distances)[:, None, None] * u[None, None, :]
+        + offsets[None, :, None] * n[None, None, :]
+    ).reshape(-1, 2)
 
 
 def _face_width(
@@ -420,12 +424,7 @@ def _face_width(
     threshold = face - 0.35 * (face - dark)
     lines = []
     for s in (1, -1):
-        pts = (
-            c[None, None, :]
-            + (s * distances)[:, None, None] * u[None, None, :]
-            + offsets[None, :, None] * n[None, None, :]
-        ).reshape(-1, 2)
-        shut = _sample(closed, pts).reshape(len(distances), -1)
+        shut = _sample(closed, _columns(bar, s, distances, offsets)).reshape(len(distances), -1)
         if np.isnan(shut).any():
             return bar, width  # the tile reaches the photo's edge
         level = np.median(shut[distances <= 0.3 * L], axis=0)  # per column: the face by the bar
@@ -506,20 +505,26 @@ def _long_axis(value: np.ndarray, bar: Bar, width: float) -> Bar:
     return Bar(bar.centre, bar.along, v, bar.length, bar.thickness, bar.strength)
 
 
-def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+def _half_square(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Any:
+    """The half of ``bar`` on ``side`` (from the bar to ``extent``, ``width`` across) warped
+    to a square of HALF pixels, between the face's long edges as they lean where they do."""
     c, u, n = bar.centre, bar.along, bar.normal
     start = bar.thickness * 0.5 + 1
+    if bar.lean != (0.0, 0.0):
+        return _leaning_half(rgb, bar, side, start, extent, width)
     origin = c + n * (side * start) - u * (width / 2)
     src = np.array([origin, origin + u * width, origin + n * (side * (extent - start))], dtype=np.float32)
     dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
     matrix = cv2.getAffineTransform(src, dst)
-    square = cv2.warpAffine(
-        rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    if bar.lean != (0.0, 0.0):
-        square = _leaning_half(rgb, bar, side, start, extent, width)
-    margin = int(HALF * 0.07)
-    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
+    return cv2.warpAffine(rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> tuple[Any, float]:
+    """The marks of a half (pips, or print): the mask of the pixels far from the face's
+    colour inside the square's margin, and the spread of those distances; the mask is None
+    on a plain half (no mark)."""
+    square = _half_square(rgb, bar, side, extent, width)
+    inner = square[MARGIN : HALF - MARGIN, MARGIN : HALF - MARGIN].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
     # any pixel far from it in some channel, whatever its hue (black, coloured or white)
     # the face is of little colour (white, ivory, black): where coloured pips cover most of
@@ -538,13 +543,18 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
     ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
+        return None, spread
+    mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), spread
+
+
+def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+    mask, spread = _half_ink(rgb, bar, side, extent, width)
+    if mask is None:
         return Half(0, 0.95)
-    threshold = max(30.0, 0.45 * spread)
-    mask = (ink > threshold).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs: list[float] = []
-    side_in = HALF - 2 * margin
+    side_in = HALF - 2 * MARGIN
     foreign = False
     for i in range(1, count):
         _x, _y, w, h, area = stats[i]
@@ -578,31 +588,9 @@ def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) ->
     """The marks of a half that the pip count counts as pips: for each, the share of its convex
     outline it fills (its holes filled) and its area over the half's square. A pip, whole or
     cut by the half's edge, is convex; a letter (C, R, X, E, an O's ring) is not."""
-    c, u, n = bar.centre, bar.along, bar.normal
-    start = bar.thickness * 0.5 + 1
-    origin = c + n * (side * start) - u * (width / 2)
-    src = np.array([origin, origin + u * width, origin + n * (side * (extent - start))], dtype=np.float32)
-    dst = np.array([[0, 0], [HALF, 0], [0, HALF]], dtype=np.float32)
-    square = cv2.warpAffine(
-        rgb,
-        cv2.getAffineTransform(src, dst),
-        (HALF, HALF),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    if bar.lean != (0.0, 0.0):
-        square = _leaning_half(rgb, bar, side, start, extent, width)  # as the pip count sees it
-    margin = int(HALF * 0.07)
-    inner = square[margin : HALF - margin, margin : HALF - margin].astype(np.float32)
-    usual = np.median(inner.reshape(-1, 3), axis=0)
-    near = np.abs(inner - usual).max(axis=2)
-    face = np.median(inner[near <= np.percentile(near, 50)], axis=0)
-    ink = np.abs(inner - face).max(axis=2)
-    spread = float(np.percentile(ink, 99.5))
-    if spread < 30:
+    mask, _ = _half_ink(rgb, bar, side, extent, width)  # as the pip count sees the half
+    if mask is None:
         return []
-    mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out: list[tuple[float, float]] = []
     for i in range(1, count):
@@ -790,8 +778,12 @@ def _read_tile(
 def _ran_out(bar: Bar, end: float) -> bool:
     """Whether a walk from ``bar`` reached ``end`` at the last step of its range
     (``_extent`` walks out to 2.8 bar lengths): no row of it was the tile's end."""
-    step = max(1.0, bar.length / 40)
-    return bool(end >= WALK_RANGE * bar.length - 2 * step)
+    return bool(end >= WALK_RANGE * bar.length - 2 * _walk_step(bar))
+
+
+def _walk_step(bar: Bar) -> float:
+    """The step of the walk from ``bar`` to the tile's ends."""
+    return max(1.0, bar.length / 40)
 
 
 def _read_by_own_edges(

@@ -336,21 +336,20 @@ def make_photo(
         shift = np.array([[1, 0, w * 0.04], [0, 1, w * 0.05]], np.float32)
         shadow = cv2.warpAffine(shadow, shift, (w_img, h_draw))[:, :, None] if shadow.ndim == 2 else shadow
         canvas *= 1 - 0.45 * shadow
-        if sides is not None:
-            side_alpha = layer[:, :, 3:4] / 255
-            canvas = canvas * (1 - side_alpha) + layer[:, :, :3] * side_alpha
         if sides is None:
             canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
-        else:  # faces go over every tile's sides (a neighbour laid end to end hides an end)
-            faces.append(warped)
+        else:
+            side_alpha = layer[:, :, 3:4] / 255
+            canvas = canvas * (1 - side_alpha) + layer[:, :, :3] * side_alpha
+            faces.append(warped)  # faces go over every tile's sides (a neighbour end to end hides an end)
         placed.append(rect)
         if not back:
             labelled.append(rect)
             tiles.append(Tile(*halves))
-    for warped in faces:
+    for warped in faces:  # thick tiles only
+        assert sides is not None
         alpha = warped[:, :, 3:4].astype(np.float32) / 255
-        shade = 1.0 if sides is None else sides.face
-        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * shade * alpha
+        canvas = canvas * (1 - alpha) + warped[:, :, :3].astype(np.float32) * sides.face * alpha
     # perspective: the camera a little off the vertical
     d = 0.06 * min(w_img, h_img)
     src = np.array([[0, 0], [w_img, 0], [w_img, h_img], [0, h_img]], np.float32)
