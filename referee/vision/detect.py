@@ -1182,7 +1182,7 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     kept: list[Found] = []
     for item in sorted(
         found,
-        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 1), -f.bar.length),
+        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 2), -f.bar.length),
     ):
         inside = False
         for other in kept:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, _extent
+from referee.vision.detect import Bar, Found, Half, _drop_overlaps, _extent
 from referee.vision.synthetic import make_photo
 
 FACE, DARK = 220.0, 20.0
@@ -70,6 +70,23 @@ def test_a_column_of_dense_pips_is_not_a_seam() -> None:
     for cy in (92, 120, 148):
         cv2.circle(value, (225, cy), 10, 25, -1)
     assert 76 <= _walk(value) <= 82
+
+
+def _reading(pips: tuple[int, int], sure: float, length: float, shift: float) -> Found:
+    bar = Bar(np.array([200.0 + shift, 200.0], np.float32), np.array([0.0, 1.0], np.float32),
+              np.array([1.0, 0.0], np.float32), length, 5.0, 0.0)  # fmt: skip
+    return Found(bar, (100.0, 100.0), 100.0, (Half(pips[0], sure), Half(pips[1], 0.95)))
+
+
+def test_the_surer_reading_of_a_tile_goes_before_the_longer_bar() -> None:
+    # one tile found by two bar finders: the longer bar's half was outlined over a corner of
+    # the table, counted as an odd-sized tenth pip (less sure, 0.75 against 0.85)
+    found = [_reading((10, 4), 0.75, 101.0, 0.0), _reading((9, 4), 0.85, 100.0, 1.0)]
+    kept = _drop_overlaps(found)
+    assert [(item.halves[0].pips, item.halves[1].pips) for item in kept] == [(9, 4)]
+    # at equal sureness the longer bar still goes first
+    found = [_reading((10, 4), 0.85, 101.0, 0.0), _reading((9, 4), 0.85, 100.0, 1.0)]
+    assert [(item.halves[0].pips, item.halves[1].pips) for item in _drop_overlaps(found)] == [(10, 4)]
 
 
 def test_light_falling_off_along_the_tiles_is_drawn_only_when_asked() -> None:
