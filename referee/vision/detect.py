@@ -56,6 +56,7 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
+FIT_HALF = 1.25  # a half within this factor of the photo's usual half length fits the photo
 
 
 @dataclass(slots=True)
@@ -1035,10 +1036,16 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
     the seam of two touching tiles runs far past their ends and would swallow them."""
     found = _drop_straddling(found)
+    fit = _fitting(found)
     kept: list[Found] = []
     for item in sorted(
         found,
-        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 1), -f.bar.length),
+        key=lambda f: (
+            not _plausible(f),
+            -round(min(h.confidence for h in f.halves), 1),
+            not fit[id(f)],
+            -f.bar.length,
+        ),
     ):
         inside = False
         for other in kept:
@@ -1049,6 +1056,31 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
         if not inside:
             kept.append(item)
     return _drop_seams(kept)
+
+
+def _fitting(found: list[Found]) -> dict[int, bool]:
+    """For each reading, whether both its halves are about as long as the photo's usual half
+    (within a factor FIT_HALF; the tiles of one photo are of one set, seen alike): a walk
+    stopped short at a row of a dense half's pips, or run past a tile's end, gives a half of
+    another length. Without two surely read tiles every reading fits."""
+    ratios = _per_tile(
+        [
+            item
+            for item in found
+            if min(half.confidence for half in item.halves) >= 0.9
+            and max(item.ends) <= 1.15 * min(item.ends)
+            and _plausible(item)
+        ]
+    )
+    if len(ratios) < 2:
+        return {id(item): True for item in found}
+    usual = float(np.median(ratios))
+    return {
+        id(item): all(
+            abs(math.log(max(end, 1e-3) / item.width / usual)) <= math.log(FIT_HALF) for end in item.ends
+        )
+        for item in found
+    }
 
 
 def _drop_straddling(found: list[Found]) -> list[Found]:
