@@ -951,6 +951,7 @@ def _find_by_likeness(
     h, w = grey.shape
     lengths = [item.bar.length for item in found]
     shortest = 0.6 * float(np.median(lengths)) if lengths else 0.0
+    usual = _usual_half(found)
     for bar in bars:
         if bar.length < shortest:
             continue
@@ -997,6 +998,8 @@ def _find_by_likeness(
                 )
                 if other is not None and (item is None or other_even):
                     item = other
+        if item is not None and usual is not None:
+            item = _lengthen_short(patch, like, closed, item, face, dark, dense, highest, usual, outline)
         if item is None or max(half.pips for half in item.halves) > highest:
             continue
         moved = Bar(
@@ -1004,6 +1007,48 @@ def _find_by_likeness(
         )
         out.append(Found(moved, item.ends, item.width, item.halves))
     return out
+
+
+def _usual_half(found: list[Found]) -> float | None:
+    """The half length over the width of the surely read tiles of a photo whose walks met
+    the tile's ends (each tile once), or None with fewer than two of them."""
+    ratios = _per_tile(
+        [
+            item
+            for item in found
+            if not item.open
+            and min(half.confidence for half in item.halves) >= 0.9
+            and max(item.ends) <= 1.15 * min(item.ends)
+            and _plausible(item)
+        ]
+    )
+    return float(np.median(ratios)) if len(ratios) >= 2 else None
+
+
+def _lengthen_short(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    item: Found,
+    face: float,
+    dark: float,
+    dense: bool,
+    highest: int,
+    usual: float,
+    outline: np.ndarray,
+) -> Found:
+    """A tile read on the likeness to its face with a half far shorter than the photo's
+    usual half (the walk stopped at a row of pips or a vein of the table across the face)
+    read again with both halves of the usual length; the re-read is kept unless less sure."""
+    length = usual * item.width
+    if min(item.ends) * FIT_HALF >= length or not _plausible(item):
+        return item  # a "tile" shorter than any tile (a mark, a seam) stays too short to keep
+    other, _ = _read_tile(
+        rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length, outline=outline
+    )
+    if other is None or _sure(other, highest) < _sure(item, highest):
+        return item
+    return other
 
 
 def _overlap(a: Found, b: Found) -> bool:
