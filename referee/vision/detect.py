@@ -56,6 +56,7 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
+LONE_MARK = 0.35  # a half's only mark below this share of the other half's pips is no pip
 FIT_HALF = 1.25  # a half within this factor of the photo's usual half length fits the photo
 
 
@@ -77,6 +78,7 @@ class Half:
     pips: int
     confidence: float
     foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
+    sizes: tuple[float, ...] = ()  # the areas of the blobs counted
 
 
 @dataclass(slots=True)
@@ -582,7 +584,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence, foreign)
+    return Half(pips, confidence, foreign, tuple(blobs))
 
 
 def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
@@ -761,6 +763,7 @@ def _read_tile(
         _count_pips(rgb, bar, 1, ends[0], width),
         _count_pips(rgb, bar, -1, ends[1], width),
     )
+    halves = _against_each_other(halves)
     if any(half.foreign for half in halves):
         if forced is None and max(ends) < SQUEEZED * width:
             # a dense grid of pips (nine, twelve) whose walk stopped at a row of them: in a
@@ -774,6 +777,19 @@ def _read_tile(
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
     return Found(bar, ends, width, halves, ran_out), even
+
+
+def _against_each_other(halves: tuple[Half, Half]) -> tuple[Half, Half]:
+    """The pips of one tile are of one size: a half whose only mark is far smaller than the
+    other half's pips (a sliver of the next tile's pip cut by the half's border, a speck)
+    holds no pip, and is unsure."""
+    out = list(halves)
+    for i in (0, 1):
+        own, other = halves[i], halves[1 - i]
+        lone = len(own.sizes) == 1 and len(other.sizes) >= 2
+        if lone and own.sizes[0] < LONE_MARK * float(np.median(other.sizes)):
+            out[i] = Half(0, min(own.confidence, 0.85), own.foreign, ())
+    return out[0], out[1]
 
 
 def _ran_out(bar: Bar, end: float) -> bool:
