@@ -57,6 +57,7 @@ PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its fa
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
 LONE_MARK = 0.35  # a half's only mark below this share of the other half's pips is no pip
+UNEVEN = 1.15  # halves whose lengths differ by more than this factor are outlined unequally
 FIT_HALF = 1.25  # a half within this factor of the photo's usual half length fits the photo
 
 
@@ -896,8 +897,36 @@ def _reread_overlong(
                 or (far and _sure(other, highest) >= _sure(item, highest))
             ):
                 item = other
+        else:
+            item = _even_halves(rgb, value, closed, item, face, dark, dense, highest, length)
         out.append(item)
     return out
+
+
+def _even_halves(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    item: Found,
+    face: float,
+    dark: float,
+    dense: bool,
+    highest: int,
+    length: float,
+) -> Found:
+    """A tile's two halves are equally long: a reading whose one half is about the photo's
+    usual ``length`` and the other far shorter (the walk stopped at a row of a dense half's
+    pips) is read again with both halves as long as the longer; the re-read is kept unless
+    less sure."""
+    short, long = min(item.ends), max(item.ends)
+    if long <= UNEVEN * short or short * FIT_HALF >= length or long * FIT_HALF < length:
+        return item
+    other, _ = _read_tile(
+        rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=long, outlined=True
+    )
+    if other is None or _sure(other, highest) < _sure(item, highest):
+        return item
+    return other
 
 
 def _find_tiles(

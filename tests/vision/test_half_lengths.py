@@ -1,7 +1,8 @@
-"""Reading synthetic photos of tiles laid end to end, where one walk from a bar stops short of
-the tile's end (at a row of a dense half's pips, or at the seam with the next tile): the
-photo's usual half length settles which reading of the tile is kept (docs/VISION.md, steps
-8 and 9)."""
+"""Reading synthetic photos where one walk from a bar stops short of the tile's end (at a row
+of a dense half's pips, or at the seam with a tile laid end to end), or a half's square takes
+in a sliver of the next tile: a tile's halves are equally long and its pips of one size, and
+the photo's usual half length settles which reading of the tile is kept (docs/VISION.md,
+steps 5, 6, 8 and 9)."""
 
 from __future__ import annotations
 
@@ -39,5 +40,14 @@ def test_a_sliver_of_the_next_tiles_pip_is_no_pip() -> None:
     # sliver of the next tile's pip at its border, a mark far smaller than the 10's pips,
     # and read 1-10 (a 12 MP photo, as the benchmark's default set)
     data, tiles, _ = make_photo(100_009, size=(4000, 3000), backs=2, touching=2)
+    read = _read(data)
+    assert read == Counter(str(t) for t in tiles), read
+
+
+def test_a_half_far_shorter_than_the_other_is_read_as_long() -> None:
+    # a 10-12 seen from the side: the walk into the 10 stopped at its last row of pips (a
+    # 6-12, that half 0.8 of the other and of the photo's usual half); a tile's halves are
+    # equally long, and read at the longer one's length it is a 10-12
+    data, tiles, _ = make_photo(100_152, size=(1600, 1200), backs=2, tilt=0.2957264919129176)
     read = _read(data)
     assert read == Counter(str(t) for t in tiles), read
