@@ -91,6 +91,8 @@ class Found:
     # a walk to the tile's end ran to its full range without meeting one (a face like the
     # table all the way): the ends are not the tile's
     open: bool = False
+    # the halves' length was given (a re-read at the photo's usual length), not walked
+    guessed: bool = False
 
     def corners(self) -> np.ndarray:
         c, u, n = self.bar.centre, self.bar.along, self.bar.normal
@@ -777,7 +779,7 @@ def _read_tile(
         return None, even  # a face-down tile's printed name, read from the rule under it
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
-    return Found(bar, ends, width, halves, ran_out), even
+    return Found(bar, ends, width, halves, ran_out, forced is not None), even
 
 
 def _against_each_other(halves: tuple[Half, Half]) -> tuple[Half, Half]:
@@ -1050,7 +1052,7 @@ def _find_by_likeness(
         moved = Bar(
             item.bar.centre + shift, item.bar.along, item.bar.normal, item.bar.length, item.bar.thickness, 0.0
         )
-        out.append(Found(moved, item.ends, item.width, item.halves))
+        out.append(Found(moved, item.ends, item.width, item.halves, guessed=item.guessed))
     return out
 
 
@@ -1149,10 +1151,12 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
 
 
 def _fitting(found: list[Found]) -> dict[int, bool]:
-    """For each reading, whether both its halves are about as long as the photo's usual half
-    (within a factor FIT_HALF; the tiles of one photo are of one set, seen alike): a walk
-    stopped short at a row of a dense half's pips, or run past a tile's end, gives a half of
-    another length. Without two surely read tiles every reading fits."""
+    """For each reading, whether both its halves, walked to the tile's ends, are about as long
+    as the photo's usual half (within a factor FIT_HALF; the tiles of one photo are of one
+    set, seen alike): a walk stopped short at a row of a dense half's pips, or run past a
+    tile's end, gives a half of another length. A re-read at a length given (the usual one)
+    fits by construction and is not counted as fitting. Without two surely read tiles every
+    reading fits."""
     ratios = _per_tile(
         [
             item
@@ -1166,9 +1170,8 @@ def _fitting(found: list[Found]) -> dict[int, bool]:
         return {id(item): True for item in found}
     usual = float(np.median(ratios))
     return {
-        id(item): all(
-            abs(math.log(max(end, 1e-3) / item.width / usual)) <= math.log(FIT_HALF) for end in item.ends
-        )
+        id(item): not item.guessed
+        and all(abs(math.log(max(end, 1e-3) / item.width / usual)) <= math.log(FIT_HALF) for end in item.ends)
         for item in found
     }
 

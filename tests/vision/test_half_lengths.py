@@ -51,3 +51,15 @@ def test_a_half_far_shorter_than_the_other_is_read_as_long() -> None:
     data, tiles, _ = make_photo(100_152, size=(1600, 1200), backs=2, tilt=0.2957264919129176)
     read = _read(data)
     assert read == Counter(str(t) for t in tiles), read
+
+
+def test_a_reread_at_the_usual_length_does_not_fit_the_photo_by_construction() -> None:
+    # thick tiles seen from a low angle, their apparent shape varying with their direction:
+    # the less sure readings of an 8-9 and a 5-11 were read again at the photo's usual half
+    # length (a 5-6 and a 3-7), and those re-reads, as long as the usual by construction,
+    # must not win over the readings walked to the tiles' ends
+    data, tiles, _ = make_photo(300_088, size=(1600, 1200), tilt=0.107, thick=0.245)
+    assert {"8-9", "5-11"} <= set(map(str, tiles))
+    read = _read(data)
+    assert {"8-9", "5-11"} <= set(read), read
+    assert not read & Counter(["5-6", "3-7"]), read
