@@ -64,6 +64,9 @@ CUT_FREE = 0.1  # ... and a stretch free of pips this many widths long follows t
 CUT_FROM = 0.45  # ... in a walk that went this many widths from the bar
 PIP_ACROSS = 0.25  # a pip (or two touching) is at most this many widths across
 CUT_TRIES = 4  # a walk goes on past at most this many rows of pips it stopped in
+LONE_MARK = 0.35  # a half's only mark below this share of the other half's pips is no pip
+UNEVEN = 1.15  # halves whose lengths differ by more than this factor are outlined unequally
+FIT_HALF = 1.25  # a half within this factor of the photo's usual half length fits the photo
 
 
 @dataclass(slots=True)
@@ -84,6 +87,7 @@ class Half:
     pips: int
     confidence: float
     foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
+    sizes: tuple[float, ...] = ()  # the areas of the blobs counted
 
 
 @dataclass(slots=True)
@@ -95,6 +99,8 @@ class Found:
     # a walk to the tile's end ran to its full range without meeting one (a face like the
     # table all the way): the ends are not the tile's
     open: bool = False
+    # the halves' length was given (a re-read at the photo's usual length), not walked
+    guessed: bool = False
 
     def corners(self) -> np.ndarray:
         c, u, n = self.bar.centre, self.bar.along, self.bar.normal
@@ -698,7 +704,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence, foreign)
+    return Half(pips, confidence, foreign, tuple(blobs))
 
 
 def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
@@ -880,6 +886,7 @@ def _read_tile(
         _count_pips(rgb, bar, 1, ends[0], width),
         _count_pips(rgb, bar, -1, ends[1], width),
     )
+    halves = _against_each_other(halves)
     if any(half.foreign for half in halves):
         if forced is None and max(ends) < SQUEEZED * width:
             # a dense grid of pips (nine, twelve) whose walk stopped at a row of them: in a
@@ -892,7 +899,20 @@ def _read_tile(
         return None, even  # a face-down tile's printed name, read from the rule under it
     if dense and max(half.pips for half in halves) > highest:
         return None, even  # a face only with its dark parts closed over, and no tile of the set
-    return Found(bar, ends, width, halves, ran_out), even
+    return Found(bar, ends, width, halves, ran_out, forced is not None), even
+
+
+def _against_each_other(halves: tuple[Half, Half]) -> tuple[Half, Half]:
+    """The pips of one tile are of one size: a half whose only mark is far smaller than the
+    other half's pips (a sliver of the next tile's pip cut by the half's border, a speck)
+    holds no pip, and is unsure."""
+    out = list(halves)
+    for i in (0, 1):
+        own, other = halves[i], halves[1 - i]
+        lone = len(own.sizes) == 1 and len(other.sizes) >= 2
+        if lone and own.sizes[0] < LONE_MARK * float(np.median(other.sizes)):
+            out[i] = Half(0, min(own.confidence, 0.85), own.foreign, ())
+    return out[0], out[1]
 
 
 def _evened(
@@ -1023,8 +1043,36 @@ def _reread_overlong(
                 or (far and _sure(other, highest) >= _sure(item, highest))
             ):
                 item = other
+        else:
+            item = _even_halves(rgb, value, closed, item, face, dark, dense, highest, length)
         out.append(item)
     return out
+
+
+def _even_halves(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    item: Found,
+    face: float,
+    dark: float,
+    dense: bool,
+    highest: int,
+    length: float,
+) -> Found:
+    """A tile's two halves are equally long: a reading whose one half is about the photo's
+    usual ``length`` and the other far shorter (the walk stopped at a row of a dense half's
+    pips) is read again with both halves as long as the longer; the re-read is kept unless
+    less sure."""
+    short, long = min(item.ends), max(item.ends)
+    if long <= UNEVEN * short or short * FIT_HALF >= length or long * FIT_HALF < length:
+        return item
+    other, _ = _read_tile(
+        rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=long, outlined=True
+    )
+    if other is None or _sure(other, highest) < _sure(item, highest):
+        return item
+    return other
 
 
 def _find_tiles(
@@ -1094,6 +1142,7 @@ def _find_by_likeness(
     h, w = grey.shape
     lengths = [item.bar.length for item in found]
     shortest = 0.6 * float(np.median(lengths)) if lengths else 0.0
+    usual = _usual_half(found)
     for bar in bars:
         if bar.length < shortest:
             continue
@@ -1140,13 +1189,57 @@ def _find_by_likeness(
                 )
                 if other is not None and (item is None or other_even):
                     item = other
+        if item is not None and usual is not None:
+            item = _lengthen_short(patch, like, closed, item, face, dark, dense, highest, usual, outline)
         if item is None or max(half.pips for half in item.halves) > highest:
             continue
         moved = Bar(
             item.bar.centre + shift, item.bar.along, item.bar.normal, item.bar.length, item.bar.thickness, 0.0
         )
-        out.append(Found(moved, item.ends, item.width, item.halves))
+        out.append(Found(moved, item.ends, item.width, item.halves, guessed=item.guessed))
     return out
+
+
+def _usual_half(found: list[Found]) -> float | None:
+    """The half length over the width of the surely read tiles of a photo whose walks met
+    the tile's ends (each tile once), or None with fewer than two of them."""
+    ratios = _per_tile(
+        [
+            item
+            for item in found
+            if not item.open
+            and min(half.confidence for half in item.halves) >= 0.9
+            and max(item.ends) <= 1.15 * min(item.ends)
+            and _plausible(item)
+        ]
+    )
+    return float(np.median(ratios)) if len(ratios) >= 2 else None
+
+
+def _lengthen_short(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    item: Found,
+    face: float,
+    dark: float,
+    dense: bool,
+    highest: int,
+    usual: float,
+    outline: np.ndarray,
+) -> Found:
+    """A tile read on the likeness to its face with a half far shorter than the photo's
+    usual half (the walk stopped at a row of pips or a vein of the table across the face)
+    read again with both halves of the usual length; the re-read is kept unless less sure."""
+    length = usual * item.width
+    if min(item.ends) * FIT_HALF >= length or not _plausible(item):
+        return item  # a "tile" shorter than any tile (a mark, a seam) stays too short to keep
+    other, _ = _read_tile(
+        rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length, outline=outline
+    )
+    if other is None or _sure(other, highest) < _sure(item, highest):
+        return item
+    return other
 
 
 def _overlap(a: Found, b: Found) -> bool:
@@ -1179,10 +1272,16 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
     the seam of two touching tiles runs far past their ends and would swallow them."""
     found = _drop_straddling(found)
+    fit = _fitting(found)
     kept: list[Found] = []
     for item in sorted(
         found,
-        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 2), -f.bar.length),
+        key=lambda f: (
+            not _plausible(f),
+            -round(min(h.confidence for h in f.halves), 2),
+            not fit[id(f)],
+            -f.bar.length,
+        ),
     ):
         inside = False
         for other in kept:
@@ -1193,6 +1292,32 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
         if not inside:
             kept.append(item)
     return _drop_seams(kept)
+
+
+def _fitting(found: list[Found]) -> dict[int, bool]:
+    """For each reading, whether both its halves, walked to the tile's ends, are about as long
+    as the photo's usual half (within a factor FIT_HALF; the tiles of one photo are of one
+    set, seen alike): a walk stopped short at a row of a dense half's pips, or run past a
+    tile's end, gives a half of another length. A re-read at a length given (the usual one)
+    fits by construction and is not counted as fitting. Without two surely read tiles every
+    reading fits."""
+    ratios = _per_tile(
+        [
+            item
+            for item in found
+            if min(half.confidence for half in item.halves) >= 0.9
+            and max(item.ends) <= 1.15 * min(item.ends)
+            and _plausible(item)
+        ]
+    )
+    if len(ratios) < 2:
+        return {id(item): True for item in found}
+    usual = float(np.median(ratios))
+    return {
+        id(item): not item.guessed
+        and all(abs(math.log(max(end, 1e-3) / item.width / usual)) <= math.log(FIT_HALF) for end in item.ends)
+        for item in found
+    }
 
 
 def _drop_straddling(found: list[Found]) -> list[Found]:
