@@ -56,6 +56,9 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
+EDGE_STRIP = 0.8  # marks along this share of a half's long side are the face's edge, not pips
+EDGE_STRIP_DEEPEST = 0.3  # ... when the band reaches at most this share of the half's width in
+EDGE_ROWS = 0.4  # ... and its inner boundary is a straight line on at least this share of the rows
 
 
 @dataclass(slots=True)
@@ -545,7 +548,60 @@ def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float)
     if spread < 30:
         return None, spread
     mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), spread
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if _broad_mark(opened):
+        # the face's edge seen along a side of the half may be what joins the pips into one
+        # broad mark: without it the pips stand apart, while print stays broad
+        opened = cv2.morphologyEx(_clear_edge_strips(mask), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return opened, spread
+
+
+def _broad_mark(mask: np.ndarray) -> bool:
+    """Whether a mark of the half's square is broad in both directions (a letter, a logo,
+    pips joined into one): the test the pip count refuses a half by."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    side_in = HALF - 2 * MARGIN
+    for i in range(1, count):
+        _x, _y, w, h, area = stats[i]
+        if area >= 12 and max(w, h) > 0.4 * side_in and min(w, h) > 0.25 * side_in:
+            return True
+    return False
+
+
+def _clear_edge_strips(mask: np.ndarray) -> Any:
+    """The mask of a half's marks without a strip along one of its long sides: where a half
+    was outlined a little wider than the face (a thick tile's dark lower rim and the table
+    below it, or its lit side above, seen from a low angle), a band of marks runs along that
+    side over the half's whole length and joins the pips beside it into one broad mark. The
+    face ends at a straight edge: the inner boundary of the band, fitted as a line through
+    the rows (rows where a pip touches the band left out), and everything beyond it is
+    cleared. A pip never runs along the whole side, so a half outlined well is unchanged."""
+    rows, cols = mask.shape
+    out = mask
+    for flip in (False, True):
+        m = out[:, ::-1] if flip else out
+        if np.mean(m[:, 0] > 0) < EDGE_STRIP:
+            continue
+        # per row: how far the marks run in from the side without a gap
+        run = np.argmin(np.concatenate([m, np.zeros((rows, 1), m.dtype)], axis=1) > 0, axis=1).astype(
+            np.float32
+        )
+        ys = np.arange(rows, dtype=np.float32)
+        keep = (run > 0) & (run <= np.median(run))  # the rows where no pip touches the band
+        for _ in range(2):
+            if keep.sum() < EDGE_ROWS * rows:
+                break
+            slope, intercept = np.polyfit(ys[keep], run[keep], 1)
+            keep = (run > 0) & (np.abs(run - (intercept + slope * ys)) <= 2.0)
+        if keep.sum() < EDGE_ROWS * rows:
+            continue
+        edge = intercept + slope * ys
+        if edge.max() > EDGE_STRIP_DEEPEST * cols:
+            continue
+        cleared = m.copy()
+        cleared[np.arange(cols)[None, :] < np.ceil(edge[:, None]) + 1] = 0
+        out = cleared[:, ::-1] if flip else cleared
+    return np.ascontiguousarray(out)
 
 
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
