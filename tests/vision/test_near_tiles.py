@@ -1,0 +1,59 @@
+"""Large, near tiles seen from a low angle: a half outlined a little wider than the face takes
+in the tile's dark lower rim and the table along one of its long sides, which must not join
+the pips into one broad mark taken for print (docs/VISION.md, step 6)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.detect import Bar, _count_pips
+
+IVORY_IN_SHADE = (130, 118, 95)
+RIM = (54, 44, 31)  # the tile's rounded lower rim, turned away from the light
+SHADOW = (35, 32, 26)  # the table in the tile's shadow, just below it
+TABLE = (205, 207, 202)
+GREEN = (20, 60, 30)
+
+
+def _near_half(count_rows: tuple[float, ...] = (0.22, 0.5, 0.78)) -> tuple[np.ndarray, Bar]:
+    """An ivory face in the shade (y 100 to 182) with its bar upright at x = 150 and a five on
+    the right half, whose lower pips touch the dark lower rim (y 182 to 190); below it the
+    tile's shadow on the table, then the table."""
+    rgb = np.zeros((300, 400, 3), np.uint8)
+    rgb[:] = TABLE
+    rgb[100:182, 55:246] = IVORY_IN_SHADE
+    rgb[182:190, 55:246] = RIM
+    rgb[190:212, 50:252] = SHADOW
+    rgb[104:178, 148:153] = (15, 15, 15)  # the bar
+    top, bottom = 112, 173  # the rows of pips: the lower ones reach into the rim
+    for x, y in ((175, top), (225, top), (200, (top + bottom) // 2), (175, bottom), (225, bottom)):
+        cv2.circle(rgb, (x, y), 10, GREEN, -1, lineType=cv2.LINE_AA)
+    bar = Bar(np.array([150.0, 150.0], np.float32), np.array([0.0, 1.0], np.float32),
+              np.array([1.0, 0.0], np.float32), 74.0, 5.0, 0.0)  # fmt: skip
+    return rgb, bar
+
+
+def test_the_dark_rim_along_a_half_does_not_join_its_pips_into_print() -> None:
+    rgb, bar = _near_half()
+    # the width taken from the bar's length (74 / 0.74): 100, wider than the face (82), so the
+    # half's square runs from y 100 to 200 and takes in the rim and the shadow
+    half = _count_pips(rgb, bar, 1, 95.0, 100.0)
+    assert not half.foreign
+    assert half.pips == 5
+
+
+def test_a_half_outlined_on_the_face_is_read_as_before() -> None:
+    rgb, bar = _near_half()
+    centred = Bar(np.array([150.0, 141.0], np.float32), bar.along, bar.normal, bar.length, 5.0, 0.0)
+    half = _count_pips(rgb, centred, 1, 95.0, 82.0)
+    assert (half.pips, half.foreign) == (5, False)
+
+
+def test_print_beside_the_rim_is_still_print() -> None:
+    # a face-down tile's printed name: a broad letter stays broad when the band is cleared
+    rgb, bar = _near_half()
+    rgb[100:182, 155:246] = IVORY_IN_SHADE
+    cv2.putText(rgb, "O", (168, 176), cv2.FONT_HERSHEY_DUPLEX, 2.2, (50, 60, 85), 6, cv2.LINE_AA)
+    half = _count_pips(rgb, bar, 1, 95.0, 100.0)
+    assert half.foreign
