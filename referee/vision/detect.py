@@ -56,6 +56,7 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
+ONE_FACE = 35  # the face beside a bar differs between its two sides by at most this in a channel
 EDGE_STRIP = 0.8  # marks along this share of a half's long side are the face's edge, not pips
 EDGE_STRIP_DEEPEST = 0.3  # ... when the band reaches at most this share of the half's width in
 EDGE_ROWS = 0.4  # ... and its inner boundary is a straight line on at least this share of the rows
@@ -701,6 +702,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
     # faces no brighter than the table (a side view, a white or marble table): the bars no
     # tile was read from are tried again on the likeness to their own face's colour
     found = _merge(found, _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)))
+    found = [item for item in found if _one_face(rgb, item.bar)]
     tiles = []
     scale = image.scale
     for item in found:
@@ -723,6 +725,31 @@ def read_image(image: Decoded, highest: int) -> Reading:
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
+
+
+def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
+    """Whether the two sides of ``bar`` are one face: a tile's halves are of one material, so
+    beside its bar the face's colour is the same on both sides, within a gradient of the
+    light. A dark line between two surfaces (the shaded foot of a face-down tile and the
+    table below it, the edge of a seam in a stone table) has a different colour on each side.
+    Each side's colour is the brighter half of its samples of little colour (pips may be
+    coloured); a side with too few of them (a dense half of coloured pips) is not judged."""
+    colours = []
+    for s in (1, -1):
+        pts = np.array(
+            [
+                bar.centre + bar.normal * (s * f * bar.length) + bar.along * (g * bar.length)
+                for f in (0.15, 0.3, 0.5)
+                for g in (-0.3, -0.15, 0.0, 0.15, 0.3)
+            ]
+        )
+        samples = _sample_rgb(rgb, pts)
+        samples = samples[_plain(samples)]
+        if len(samples) < 5:
+            return True
+        brightness = samples.mean(axis=1)
+        colours.append(np.median(samples[brightness >= np.median(brightness)], axis=0))
+    return bool(np.abs(colours[0] - colours[1]).max() <= ONE_FACE)
 
 
 def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> Any:
