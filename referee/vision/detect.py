@@ -733,7 +733,9 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
     light. A dark line between two surfaces (the shaded foot of a face-down tile and the
     table below it, the edge of a seam in a stone table) has a different colour on each side.
     Each side's colour is the brighter half of its samples of little colour (pips may be
-    coloured); a side with too few of them (a dense half of coloured pips) is not judged."""
+    coloured; on a black face, where the bar is the lighter, the darker half: its pips are
+    white); a side with too few of them (a dense half of coloured pips) is not judged."""
+    bar_level = float(np.median(_sample_rgb(rgb, _around(bar, _CORE)).mean(axis=1)))
     colours = []
     for s in (1, -1):
         pts = np.array(
@@ -748,7 +750,10 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
         if len(samples) < 5:
             return True
         brightness = samples.mean(axis=1)
-        colours.append(np.median(samples[brightness >= np.median(brightness)], axis=0))
+        face = brightness >= np.median(brightness)
+        if bar_level > np.median(brightness):
+            face = brightness <= np.median(brightness)  # a black face, its bar and pips white
+        colours.append(np.median(samples[face], axis=0))
     return bool(np.abs(colours[0] - colours[1]).max() <= ONE_FACE)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.detect import Bar, _count_pips
+from referee.vision.detect import Bar, _count_pips, _one_face
 
 IVORY_IN_SHADE = (130, 118, 95)
 RIM = (54, 44, 31)  # the tile's rounded lower rim, turned away from the light
@@ -57,3 +57,28 @@ def test_print_beside_the_rim_is_still_print() -> None:
     cv2.putText(rgb, "O", (168, 176), cv2.FONT_HERSHEY_DUPLEX, 2.2, (50, 60, 85), 6, cv2.LINE_AA)
     half = _count_pips(rgb, bar, 1, 95.0, 100.0)
     assert half.foreign
+
+
+def _bar_between(above: tuple[int, int, int], below: tuple[int, int, int]) -> tuple[np.ndarray, Bar]:
+    """A dark line (y 148 to 152) between a surface ``above`` and a surface ``below``."""
+    rgb = np.zeros((300, 300, 3), np.uint8)
+    rgb[:150] = above
+    rgb[150:] = below
+    rgb[148:153, 100:200] = (30, 28, 25)
+    bar = Bar(np.array([150.0, 150.0], np.float32), np.array([1.0, 0.0], np.float32),
+              np.array([0.0, 1.0], np.float32), 100.0, 5.0, 0.0)  # fmt: skip
+    return rgb, bar
+
+
+def test_a_line_between_a_face_down_tile_and_the_table_is_no_bar() -> None:
+    # the shaded foot of a face-down ivory tile (its back above) on a grey-green stone table
+    rgb, bar = _bar_between((239, 230, 225), (191, 192, 188))
+    assert not _one_face(rgb, bar)
+
+
+def test_a_bar_on_one_face_in_a_gradient_of_light_is_a_bar() -> None:
+    rgb, bar = _bar_between((126, 120, 100), (146, 132, 108))  # one ivory face, lit unevenly
+    assert _one_face(rgb, bar)
+    # a dense half of coloured pips leaves too little face on its side to be judged
+    rgb, bar = _bar_between((240, 140, 30), (239, 230, 225))
+    assert _one_face(rgb, bar)
