@@ -732,11 +732,12 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
     beside its bar the face's colour is the same on both sides, within a gradient of the
     light. A dark line between two surfaces (the shaded foot of a face-down tile and the
     table below it, the edge of a seam in a stone table) has a different colour on each side.
-    Each side's colour is the brighter half of its samples of little colour (pips may be
-    coloured; on a black face, where the bar is the lighter, the darker half: its pips are
-    white); a side with too few of them (a dense half of coloured pips) is not judged."""
+    Each side's colour is the brightest quarter of its samples of little colour (pips may be
+    coloured, and cover most of a dense half; on a black face, where the bar is the lighter,
+    the darkest quarter: its pips are white); a side with too few of them (a dense half of
+    coloured pips) is not judged."""
     bar_level = float(np.median(_sample_rgb(rgb, _around(bar, _CORE)).mean(axis=1)))
-    colours = []
+    sides = []
     for s in (1, -1):
         pts = np.array(
             [
@@ -749,10 +750,17 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
         samples = samples[_plain(samples)]
         if len(samples) < 5:
             return True
+        sides.append(samples)
+    # a black face when its bar is lighter than the samples beside it, both sides together
+    black = bar_level > float(np.median(np.concatenate(sides).mean(axis=1)))
+    colours = []
+    for samples in sides:
         brightness = samples.mean(axis=1)
-        face = brightness >= np.median(brightness)
-        if bar_level > np.median(brightness):
-            face = brightness <= np.median(brightness)  # a black face, its bar and pips white
+        # the face covers at least a quarter of the samples, whatever the pips
+        if black:
+            face = brightness <= np.percentile(brightness, 25)
+        else:
+            face = brightness >= np.percentile(brightness, 75)
         colours.append(np.median(samples[face], axis=0))
     return bool(np.abs(colours[0] - colours[1]).max() <= ONE_FACE)
 

@@ -82,3 +82,14 @@ def test_a_bar_on_one_face_in_a_gradient_of_light_is_a_bar() -> None:
     # a dense half of coloured pips leaves too little face on its side to be judged
     rgb, bar = _bar_between((240, 140, 30), (239, 230, 225))
     assert _one_face(rgb, bar)
+
+
+def test_a_black_face_with_white_pips_on_one_side_is_one_face() -> None:
+    # a black tile's bar and pips are white (here a dense half: most samples on that side hit a
+    # pip): the face is the darker of the samples beside it
+    rgb, bar = _bar_between((25, 25, 28), (25, 25, 28))
+    rgb[148:153, 100:200] = (235, 235, 235)
+    for x in (120, 150, 180):
+        for y in (100, 115, 130):
+            cv2.circle(rgb, (x, y), 7, (240, 240, 240), -1)
+    assert _one_face(rgb, bar)
