@@ -56,7 +56,7 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
-ONE_FACE = 35  # the face beside a bar differs between its two sides by at most this in a channel
+ONE_FACE = 40  # the face beside a bar differs between its two sides by at most this in a channel
 EDGE_STRIP = 0.8  # marks along this share of a half's long side are the face's edge, not pips
 EDGE_STRIP_DEEPEST = 0.3  # ... when the band reaches at most this share of the half's width in
 EDGE_ROWS = 0.4  # ... and its inner boundary is a straight line on at least this share of the rows
@@ -742,13 +742,13 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
         pts = np.array(
             [
                 bar.centre + bar.normal * (s * f * bar.length) + bar.along * (g * bar.length)
-                for f in (0.15, 0.3, 0.5)
-                for g in (-0.3, -0.15, 0.0, 0.15, 0.3)
+                for f in np.linspace(0.12, 0.55, 6)
+                for g in np.linspace(-0.35, 0.35, 7)
             ]
         )
         samples = _sample_rgb(rgb, pts)
         samples = samples[_plain(samples)]
-        if len(samples) < 5:
+        if len(samples) < 12:
             return True
         sides.append(samples)
     # a black face when its bar is lighter than the samples beside it, both sides together
