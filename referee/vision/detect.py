@@ -80,6 +80,7 @@ class Half:
     pips: int
     confidence: float
     foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
+    edged: bool = False  # read with the face's edge cleared from a side (outlined too wide)
 
 
 @dataclass(slots=True)
@@ -523,10 +524,11 @@ def _half_square(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: flo
     return cv2.warpAffine(rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> tuple[Any, float]:
+def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> tuple[Any, float, bool]:
     """The marks of a half (pips, or print): the mask of the pixels far from the face's
-    colour inside the square's margin, and the spread of those distances; the mask is None
-    on a plain half (no mark)."""
+    colour inside the square's margin, the spread of those distances, and whether a band
+    along a long side (the face's edge) was cleared from it; the mask is None on a plain half
+    (no mark)."""
     square = _half_square(rgb, bar, side, extent, width)
     inner = square[MARGIN : HALF - MARGIN, MARGIN : HALF - MARGIN].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
@@ -547,14 +549,16 @@ def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float)
     ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
-        return None, spread
+        return None, spread, False
     mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     if _broad_mark(opened):
         # the face's edge seen along a side of the half may be what joins the pips into one
         # broad mark: without it the pips stand apart, while print stays broad
-        opened = cv2.morphologyEx(_clear_edge_strips(mask), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return opened, spread
+        cleared = _clear_edge_strips(mask)
+        if cleared is not mask:
+            return cv2.morphologyEx(cleared, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), spread, True
+    return opened, spread, False
 
 
 def _broad_mark(mask: np.ndarray) -> bool:
@@ -606,7 +610,7 @@ def _clear_edge_strips(mask: np.ndarray) -> Any:
 
 
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
-    mask, spread = _half_ink(rgb, bar, side, extent, width)
+    mask, spread, edged = _half_ink(rgb, bar, side, extent, width)
     if mask is None:
         return Half(0, 0.95)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -625,7 +629,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             continue
         blobs.append(float(area))
     if not blobs:
-        return Half(0, 0.8 if spread < 60 else 0.6, foreign)
+        return Half(0, 0.8 if spread < 60 else 0.6, foreign, edged)
     typical = float(np.median(np.array(blobs)))
     pips = 0
     unsure = 0.0
@@ -638,14 +642,14 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence, foreign)
+    return Half(pips, confidence, foreign, edged)
 
 
 def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
     """The marks of a half that the pip count counts as pips: for each, the share of its convex
     outline it fills (its holes filled) and its area over the half's square. A pip, whole or
     cut by the half's edge, is convex; a letter (C, R, X, E, an O's ring) is not."""
-    mask, _ = _half_ink(rgb, bar, side, extent, width)  # as the pip count sees the half
+    mask, _, _ = _half_ink(rgb, bar, side, extent, width)  # as the pip count sees the half
     if mask is None:
         return []
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -871,6 +875,13 @@ def _read_tile(
     return Found(bar, ends, width, halves, ran_out), even
 
 
+def _edged_only(item: Found, other: Found) -> bool:
+    """Whether ``item`` was read only with the face's edge cleared from a half, and ``other``
+    (read again along the tile's long sides) without: a half outlined wider than the face
+    is a reading of last resort."""
+    return any(half.edged for half in item.halves) and not any(half.edged for half in other.halves)
+
+
 def _ran_out(bar: Bar, end: float) -> bool:
     """Whether a walk from ``bar`` reached ``end`` at the last step of its range
     (``_extent`` walks out to 2.8 bar lengths): no row of it was the tile's end."""
@@ -1025,7 +1036,7 @@ def _find_tiles(
                     other, other_even = _read_tile(
                         rgb, value, closed, sheared, face, dark, dense, width, highest
                     )
-                    if other is not None and (item is None or other_even):
+                    if other is not None and (item is None or other_even or _edged_only(item, other)):
                         item = other
             if item is not None:
                 found.append(item)
@@ -1090,7 +1101,7 @@ def _find_by_likeness(
                 other, other_even = _read_tile(
                     patch, like, closed, sheared, face, dark, dense, width, highest, outline=outline
                 )
-                if other is not None and (item is None or other_even):
+                if other is not None and (item is None or other_even or _edged_only(item, other)):
                     item = other
         if item is None or max(half.pips for half in item.halves) > highest:
             continue
