@@ -7,7 +7,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from referee.vision import read_photo
 from referee.vision.detect import Bar, _count_pips, _one_face
+from referee.vision.synthetic import make_photo
 
 IVORY_IN_SHADE = (130, 118, 95)
 RIM = (54, 44, 31)  # the tile's rounded lower rim, turned away from the light
@@ -93,3 +95,24 @@ def test_a_black_face_with_white_pips_on_one_side_is_one_face() -> None:
         for y in (100, 115, 130):
             cv2.circle(rgb, (x, y), 7, (240, 240, 240), -1)
     assert _one_face(rgb, bar)
+
+
+# thick tiles seen from a low angle on a white stone table (the benchmark's --thick kind)
+_LOW_ON_MARBLE = {"size": (1600, 1200), "thick": 0.4, "tilt": 0.3, "table": "marble"}
+
+
+def test_a_reading_across_a_tile_and_the_table_is_dropped() -> None:
+    # a "bar" along the edge of the 4-4, the tile's face on one side and the stone on the
+    # other, was read as a 0-4 lying half on the table
+    data, tiles, _ = make_photo(29, **_LOW_ON_MARBLE)
+    assert "4-4" in [str(t) for t in tiles]
+    read = [str(t.tile) for t in read_photo(data, 12).tiles]
+    assert "4-4" in read and "0-4" not in read
+
+
+def test_a_half_read_only_without_its_edge_gives_way_to_a_better_outline() -> None:
+    # a black thick tile: its first outline takes in the table along a side of the 8-half and
+    # reads 7 with the band cleared; read again along the tile's long sides it reads 8
+    data, tiles, _ = make_photo(30, **_LOW_ON_MARBLE)
+    assert "0-8" in [str(t) for t in tiles]
+    assert "0-8" in [str(t.tile) for t in read_photo(data, 12).tiles]
