@@ -60,6 +60,14 @@ ONE_FACE = 40  # the face beside a bar differs between its two sides by at most 
 EDGE_STRIP = 0.8  # marks along this share of a half's long side are the face's edge, not pips
 EDGE_STRIP_DEEPEST = 0.3  # ... when the band reaches at most this share of the half's width in
 EDGE_ROWS = 0.4  # ... and its inner boundary is a straight line on at least this share of the rows
+PIP_DEPTH = 0.6  # a pip is darker than the face by this share of the face's step to the bar
+CUT_REACH = 0.05  # a pip cut by a walk's end shows within this many widths on both sides of it
+PIPS_ACROSS = 0.85  # a row darker than pips on more than this share across is a seam or table
+CUT_MARGIN = 0.06  # the face's margin beyond its last pips, in widths
+CUT_FREE = 0.1  # ... and a stretch free of pips this many widths long follows them
+CUT_FROM = 0.45  # ... in a walk that went this many widths from the bar
+PIP_ACROSS = 0.25  # a pip (or two touching) is at most this many widths across
+CUT_TRIES = 4  # a walk goes on past at most this many rows of pips it stopped in
 
 
 @dataclass(slots=True)
@@ -290,8 +298,11 @@ def _extent(
     side: int,
     width: float,
     colour: np.ndarray,
+    short: bool = False,
 ) -> float:
-    """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal)."""
+    """Distance from the bar's centre to the tile's end on ``side`` (+1 / -1 along the normal).
+    A walk that stopped in pips goes on past them (``_past_cut_pips``); ``short`` takes the
+    first row free of pips and the face's margin beyond as the end, rather than walking on."""
     c, u, n = bar.centre, bar.along, bar.normal
     step = _walk_step(bar)
     distances = np.arange(bar.thickness, WALK_RANGE * bar.length, step, dtype=np.float32)
@@ -342,18 +353,124 @@ def _extent(
     dim = dim | shaded
     need_dim = max(2.0, 0.04 * bar.length)
     need_unlike = 0.22 * width
+    # the photo's edge, or a seam across the whole width (a touching tile)
+    ends = off | seam
+    runs = (step, need_dim, need_unlike)
+    last_face = _walk_on(distances, ends, dim, unlike, runs, 0, float(bar.thickness))
+    raw_rows = np.where(inside, raw[ys, xs].reshape(len(distances), -1), np.nan)
+    first = least = last_face
+    # beyond a tile's end: off the photo, no longer face, or a table brighter than the face
+    table = off | (share < 0.5) | (level > STEP_UP * top)
+    for _ in range(CUT_TRIES):
+        past = _past_cut_pips(raw_rows, distances, last_face, face, dark, width, table)
+        if past is None:
+            break
+        free, least = past
+        if short or free is None:
+            return least if least <= PLAUSIBLE[1] / 2 * width else first
+        # on from the first row free of pips, as before, and at least to the face's margin
+        # beyond them (unless it stopped in pips again)
+        last_face = _walk_on(distances, ends, dim, unlike, runs, free, float(distances[free]))
+    end = max(last_face, least)
+    # past the pips, no further than a half of a tile's shape is long (on a table as light
+    # as the face, a walk that went on past print may run across the table)
+    longest = PLAUSIBLE[1] / 2 * width
+    return end if end <= longest else least if least <= longest else first
+
+
+def _walk_on(
+    distances: np.ndarray,
+    ends: np.ndarray,
+    dim: np.ndarray,
+    unlike: np.ndarray,
+    runs: tuple[float, float, float],
+    start: int,
+    last_face: float,
+) -> float:
+    """The walk of ``_extent`` from row ``start`` to the last row of face before the tile's
+    end: a row in ``ends``, or a run of dim or unlike rows (``runs``: the step, and the runs
+    of dim and of unlike rows that end the face)."""
+    step, need_dim, need_unlike = runs
     run_dim = run_unlike = 0
-    last_face = float(bar.thickness)
-    for i, d in enumerate(distances):
-        if off[i] or seam[i]:
-            break  # the photo's edge, or a seam across the whole width (a touching tile)
+    for i in range(start, len(distances)):
+        if ends[i]:
+            break
         run_dim = run_dim + 1 if dim[i] else 0
         run_unlike = run_unlike + 1 if unlike[i] else 0
         if run_dim * step >= need_dim or run_unlike * step >= need_unlike:
             break
         if not dim[i] and not unlike[i]:
-            last_face = float(d)
+            last_face = float(distances[i])
     return last_face
+
+
+def _past_cut_pips(
+    rows: np.ndarray,
+    distances: np.ndarray,
+    end: float,
+    face: float,
+    dark: float,
+    width: float,
+    table: np.ndarray,
+) -> tuple[int | None, float] | None:
+    """The end of a walk moved past the pips it cuts: a tile's pips lie inside its face, with
+    a margin of face around them, so a walk that stopped in the middle of pips (on a
+    gradient of the light taken for a shaded side, or on a column of a dense half's pips
+    taken for a seam) stopped short of the tile's end. The walk then goes on to the first
+    stretch free of pips and a margin beyond, never past the table (``table``: rows off the
+    photo, no longer face on the pips-closed image, or brighter than the face by the lit
+    step). ``rows`` holds the walk's rows across the tile on the image without the pips
+    closed (NaN off the photo). None when no pip is cut; else the first row of the free
+    stretch (None when the pips run up to the table) and the end past the pips."""
+    step = float(distances[1] - distances[0]) if len(distances) > 1 else 1.0
+    i = int(np.searchsorted(distances, end))
+    if i >= len(distances) - 1 or distances[i] != end or end < CUT_FROM * width:
+        return None  # (a walk that stopped beside the bar: the bar is dark as pips are)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ink = rows < face - PIP_DEPTH * (face - dark)  # pips and the bar, not the face's shading
+    reach = max(1, round(CUT_REACH * width / step))
+    before = ink[max(0, i - reach + 1) : i + 1].any(axis=0)
+    after_rows = ink[i + 1 : i + 1 + reach]
+    cut = np.asarray(before & after_rows.any(axis=0))
+    # a pip cut by the end: dark on both sides of it in one column, while the rows beyond
+    # still show face between the pips (the table or a seam beyond a tile's end is dark
+    # across the whole width)
+    if not _pip_wide(cut, width) or after_rows.mean(axis=1).max() > PIPS_ACROSS:
+        return None
+    free = max(1, round(CUT_FREE * width / step))
+    for j in range(i + 1, len(distances)):
+        if table[j] or ink[j].mean() > PIPS_ACROSS:
+            return None, float(distances[j - 1])  # the table, or a seam across the whole width
+        if ink[j].any():
+            continue
+        # a stretch free of pips (a gap between two rows of pips is narrower), or the table
+        stretch = ink[j : j + free].any(axis=1) | table[j : j + free]
+        if stretch.any() and not table[j : j + free][np.argmax(stretch)]:
+            continue
+        beyond = distances[j] + CUT_MARGIN * width
+        for k in range(j, len(distances)):
+            if distances[k] > beyond:
+                return j, float(beyond)
+            if table[k] or ink[k].mean() > PIPS_ACROSS:
+                return j, float(distances[k - 1])
+        return j, float(distances[-1])
+    return None
+
+
+def _pip_wide(cut: np.ndarray, width: float) -> bool:
+    """Whether the places across a tile where a walk's end is dark on both sides (``cut``,
+    sampled evenly across 0.76 of the width) hold a run as narrow as a pip, clear of the
+    outermost places: a tile's oblique end, its rim or the table beyond it darkens a run
+    from the side of the face, a pip a short run inside it."""
+    most = max(1, int(PIP_ACROSS / (0.76 / (len(cut) - 1))))
+    run = 0
+    for k, dark in enumerate(cut):
+        run = run + 1 if dark else 0
+        ends_here = dark and (k == len(cut) - 1 or not cut[k + 1])
+        if ends_here and run <= most and k - run + 1 > 0 and k < len(cut) - 1:
+            return True
+    return False
 
 
 def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: float) -> tuple[Bar, float]:
@@ -852,6 +969,9 @@ def _read_tile(
         return None, False
     ran_out = forced is None and _ran_out(bar, max(ends))
     even = max(ends) <= 1.3 * min(ends)
+    if forced is None and not even:
+        ends = _evened(rgb, value, closed, bar, face, dark, width, colour, ends)
+        even = max(ends) <= 1.3 * min(ends)
     if not even:  # walked into a touching tile: halves are equal
         ends = (min(ends), min(ends))
     if not outlined and not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
@@ -880,6 +1000,30 @@ def _edged_only(item: Found, other: Found) -> bool:
     (read again along the tile's long sides) without: a half outlined wider than the face
     is a reading of last resort."""
     return any(half.edged for half in item.halves) and not any(half.edged for half in other.halves)
+
+
+def _evened(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    width: float,
+    colour: np.ndarray,
+    ends: tuple[float, float],
+) -> tuple[float, float]:
+    """The ends of a tile whose halves came out of unequal length, the longer walk taken
+    again only to the face's margin beyond the pips it went past (``_extent``'s ``short``):
+    past the last pips of its half the face may run on into a tile touching it, while the
+    halves of one tile are of about equal length. The ends are kept when that does not even
+    them."""
+    side = 1 if ends[0] > ends[1] else -1
+    again = _extent(rgb, value, closed, bar, face, dark, side, width, colour, short=True)
+    shorter = min(ends)
+    if not again < max(ends) or again > 1.3 * shorter:
+        return ends
+    return (again, ends[1]) if side == 1 else (ends[0], again)
 
 
 def _ran_out(bar: Bar, end: float) -> bool:
@@ -1145,7 +1289,7 @@ def _drop_overlaps(found: list[Found]) -> list[Found]:
     kept: list[Found] = []
     for item in sorted(
         found,
-        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 1), -f.bar.length),
+        key=lambda f: (not _plausible(f), -round(min(h.confidence for h in f.halves), 2), -f.bar.length),
     ):
         inside = False
         for other in kept:

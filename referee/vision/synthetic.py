@@ -263,6 +263,7 @@ def make_photo(
     table: str | None = None,
     thick: float = 0.0,
     grid: bool = False,
+    falloff: float = 0.0,
 ) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``.
 
@@ -281,7 +282,9 @@ def make_photo(
     long one and an end), of the face's colour but shaded (or, on a side facing the light,
     brighter), that share of the tile's width deep, beside the face; the table is then also
     foreshortened across (the photo's rows squeezed), so a tile's width and length shrink by
-    its orientation."""
+    its orientation. ``falloff`` (0 to about 0.4) lets the light fall off along each tile's
+    face, from one end to the other by that share (a lamp low over the table, a face seen at
+    a grazing angle): the face darkens gradually, with no edge."""
     rng = random.Random(seed)
     extra = random.Random(seed * 7919 + 17)  # the options' draws leave the photo's own alone
     # a large photo is drawn at most 1600 px wide and enlarged before the noise is added
@@ -301,6 +304,7 @@ def make_photo(
     margin = 2 * thick * w if sides is not None else 0.0
     faces: list[np.ndarray] = []
     laid = _grid(extra, (h_draw, w_img), w, n) if grid and n > 0 else None
+    fades = random.Random(seed * 6151 + 29)  # which end of each tile the light falls off to
     pip_scale = extra.uniform(1.0, 1.2) if laid is not None else 1.0
     for i in range(n + backs):
         back = i >= n
@@ -324,6 +328,8 @@ def make_photo(
                     dense[1] if extra.random() < 0.5 else halves[1],
                 )
             face = _draw_tile(halves, style, w * 2, rng, pip_scale)  # drawn at twice the size, then reduced
+            if falloff > 0:
+                face = _fade(face, falloff, fades.random() < 0.5)
         src = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]]], np.float32)
         matrix = cv2.getAffineTransform(src, _corners(rect))
         warped = cv2.warpAffine(face, matrix, (w_img, h_draw), flags=cv2.INTER_AREA)
@@ -402,6 +408,17 @@ def make_photo(
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, format="JPEG", quality=rng.randint(70, 95))
     return out.getvalue(), tiles, boxes
+
+
+def _fade(face: np.ndarray, falloff: float, reverse: bool) -> np.ndarray:
+    """The face (RGBA, halves side by side) with its light falling off linearly along its
+    length by ``falloff``, towards its first or (``reverse``) its last end."""
+    ramp = np.linspace(1.0 - falloff, 1.0, face.shape[1], dtype=np.float32)
+    if reverse:
+        ramp = ramp[::-1]
+    out = face.copy()
+    out[:, :, :3] = np.clip(face[:, :, :3].astype(np.float32) * ramp[None, :, None], 0, 255).astype(np.uint8)
+    return out
 
 
 class _Sides:
