@@ -56,6 +56,10 @@ FACE_CHROMA = 0.45  # a face's colour spread (max - min channel) is at most this
 PLAIN_FACE = 0.2  # a half with this share of pixels of little colour has its face among them
 PIPS_APART = 60  # ... and its coloured pixels differ from them this much in some channel
 OWN_ACROSS = 0.45  # between the face's own edges, the walk to its ends samples this far out
+ONE_FACE = 40  # the face beside a bar differs between its two sides by at most this in a channel
+EDGE_STRIP = 0.8  # marks along this share of a half's long side are the face's edge, not pips
+EDGE_STRIP_DEEPEST = 0.3  # ... when the band reaches at most this share of the half's width in
+EDGE_ROWS = 0.4  # ... and its inner boundary is a straight line on at least this share of the rows
 PIP_DEPTH = 0.6  # a pip is darker than the face by this share of the face's step to the bar
 CUT_REACH = 0.05  # a pip cut by a walk's end shows within this many widths on both sides of it
 PIPS_ACROSS = 0.85  # a row darker than pips on more than this share across is a seam or table
@@ -88,6 +92,7 @@ class Half:
     confidence: float
     foreign: bool = False  # a mark far larger than any pip (a letter, a logo): no tile's face
     sizes: tuple[float, ...] = ()  # the areas of the blobs counted
+    edged: bool = False  # read with the face's edge cleared from a side (outlined too wide)
 
 
 @dataclass(slots=True)
@@ -642,10 +647,11 @@ def _half_square(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: flo
     return cv2.warpAffine(rgb, matrix, (HALF, HALF), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> tuple[Any, float]:
+def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> tuple[Any, float, bool]:
     """The marks of a half (pips, or print): the mask of the pixels far from the face's
-    colour inside the square's margin, and the spread of those distances; the mask is None
-    on a plain half (no mark)."""
+    colour inside the square's margin, the spread of those distances, and whether a band
+    along a long side (the face's edge) was cleared from it; the mask is None on a plain half
+    (no mark)."""
     square = _half_square(rgb, bar, side, extent, width)
     inner = square[MARGIN : HALF - MARGIN, MARGIN : HALF - MARGIN].astype(np.float32)
     # the face's colour: the median of the pixels nearest the half's typical colour; a pip is
@@ -666,13 +672,68 @@ def _half_ink(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float)
     ink = np.abs(inner - face).max(axis=2)
     spread = float(np.percentile(ink, 99.5))
     if spread < 30:
-        return None, spread
+        return None, spread, False
     mask = (ink > max(30.0, 0.45 * spread)).astype(np.uint8)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), spread
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if _broad_mark(opened):
+        # the face's edge seen along a side of the half may be what joins the pips into one
+        # broad mark: without it the pips stand apart, while print stays broad
+        cleared = _clear_edge_strips(mask)
+        if cleared is not mask:
+            return cv2.morphologyEx(cleared, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), spread, True
+    return opened, spread, False
+
+
+def _broad_mark(mask: np.ndarray) -> bool:
+    """Whether a mark of the half's square is broad in both directions (a letter, a logo,
+    pips joined into one): the test the pip count refuses a half by."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    side_in = HALF - 2 * MARGIN
+    for i in range(1, count):
+        _x, _y, w, h, area = stats[i]
+        if area >= 12 and max(w, h) > 0.4 * side_in and min(w, h) > 0.25 * side_in:
+            return True
+    return False
+
+
+def _clear_edge_strips(mask: np.ndarray) -> Any:
+    """The mask of a half's marks without a strip along one of its long sides: where a half
+    was outlined a little wider than the face (a thick tile's dark lower rim and the table
+    below it, or its lit side above, seen from a low angle), a band of marks runs along that
+    side over the half's whole length and joins the pips beside it into one broad mark. The
+    face ends at a straight edge: the inner boundary of the band, fitted as a line through
+    the rows (rows where a pip touches the band left out), and everything beyond it is
+    cleared. A pip never runs along the whole side, so a half outlined well is unchanged."""
+    rows, cols = mask.shape
+    out = mask
+    for flip in (False, True):
+        m = out[:, ::-1] if flip else out
+        if np.mean(m[:, 0] > 0) < EDGE_STRIP:
+            continue
+        # per row: how far the marks run in from the side without a gap
+        run = np.argmin(np.concatenate([m, np.zeros((rows, 1), m.dtype)], axis=1) > 0, axis=1).astype(
+            np.float32
+        )
+        ys = np.arange(rows, dtype=np.float32)
+        keep = (run > 0) & (run <= np.median(run))  # the rows where no pip touches the band
+        for _ in range(2):
+            if keep.sum() < EDGE_ROWS * rows:
+                break
+            slope, intercept = np.polyfit(ys[keep], run[keep], 1)
+            keep = (run > 0) & (np.abs(run - (intercept + slope * ys)) <= 2.0)
+        if keep.sum() < EDGE_ROWS * rows:
+            continue
+        edge = intercept + slope * ys
+        if edge.max() > EDGE_STRIP_DEEPEST * cols:
+            continue
+        cleared = m.copy()
+        cleared[np.arange(cols)[None, :] < np.ceil(edge[:, None]) + 1] = 0
+        out = cleared[:, ::-1] if flip else cleared
+    return np.ascontiguousarray(out)
 
 
 def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
-    mask, spread = _half_ink(rgb, bar, side, extent, width)
+    mask, spread, edged = _half_ink(rgb, bar, side, extent, width)
     if mask is None:
         return Half(0, 0.95)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -691,7 +752,7 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             continue
         blobs.append(float(area))
     if not blobs:
-        return Half(0, 0.8 if spread < 60 else 0.6, foreign)
+        return Half(0, 0.8 if spread < 60 else 0.6, foreign, edged=edged)
     typical = float(np.median(np.array(blobs)))
     pips = 0
     unsure = 0.0
@@ -704,14 +765,14 @@ def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: floa
             unsure += 0.5
         pips += k
     confidence = max(0.05, 0.95 - 0.2 * unsure)
-    return Half(pips, confidence, foreign, tuple(blobs))
+    return Half(pips, confidence, foreign, tuple(blobs), edged)
 
 
 def _marks(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> list[tuple[float, float]]:
     """The marks of a half that the pip count counts as pips: for each, the share of its convex
     outline it fills (its holes filled) and its area over the half's square. A pip, whole or
     cut by the half's edge, is convex; a letter (C, R, X, E, an O's ring) is not."""
-    mask, _ = _half_ink(rgb, bar, side, extent, width)  # as the pip count sees the half
+    mask, _, _ = _half_ink(rgb, bar, side, extent, width)  # as the pip count sees the half
     if mask is None:
         return []
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -768,6 +829,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
     # faces no brighter than the table (a side view, a white or marble table): the bars no
     # tile was read from are tried again on the likeness to their own face's colour
     found = _merge(found, _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)))
+    found = [item for item in found if _one_face(rgb, item.bar)]
     tiles = []
     scale = image.scale
     for item in found:
@@ -790,6 +852,44 @@ def read_image(image: Decoded, highest: int) -> Reading:
         tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
+
+
+def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
+    """Whether the two sides of ``bar`` are one face: a tile's halves are of one material, so
+    beside its bar the face's colour is the same on both sides, within a gradient of the
+    light. A dark line between two surfaces (the shaded foot of a face-down tile and the
+    table below it, the edge of a seam in a stone table) has a different colour on each side.
+    Each side's colour is the brightest quarter of its samples of little colour (pips may be
+    coloured, and cover most of a dense half; on a black face, where the bar is the lighter,
+    the darkest quarter: its pips are white); a side with too few of them (a dense half of
+    coloured pips) is not judged."""
+    bar_level = float(np.median(_sample_rgb(rgb, _around(bar, _CORE)).mean(axis=1)))
+    sides = []
+    for s in (1, -1):
+        pts = np.array(
+            [
+                bar.centre + bar.normal * (s * f * bar.length) + bar.along * (g * bar.length)
+                for f in np.linspace(0.12, 0.55, 6)
+                for g in np.linspace(-0.35, 0.35, 7)
+            ]
+        )
+        samples = _sample_rgb(rgb, pts)
+        samples = samples[_plain(samples)]
+        if len(samples) < 12:
+            return True
+        sides.append(samples)
+    # a black face when its bar is lighter than the samples beside it, both sides together
+    black = bar_level > float(np.median(np.concatenate(sides).mean(axis=1)))
+    colours = []
+    for samples in sides:
+        brightness = samples.mean(axis=1)
+        # the face covers at least a quarter of the samples, whatever the pips
+        if black:
+            face = brightness <= np.percentile(brightness, 25)
+        else:
+            face = brightness >= np.percentile(brightness, 75)
+        colours.append(np.median(samples[face], axis=0))
+    return bool(np.abs(colours[0] - colours[1]).max() <= ONE_FACE)
 
 
 def _sample_rgb(rgb: np.ndarray, points: np.ndarray) -> Any:
@@ -911,8 +1011,15 @@ def _against_each_other(halves: tuple[Half, Half]) -> tuple[Half, Half]:
         own, other = halves[i], halves[1 - i]
         lone = len(own.sizes) == 1 and len(other.sizes) >= 2
         if lone and own.sizes[0] < LONE_MARK * float(np.median(other.sizes)):
-            out[i] = Half(0, min(own.confidence, 0.85), own.foreign, ())
+            out[i] = Half(0, min(own.confidence, 0.85), own.foreign, (), own.edged)
     return out[0], out[1]
+
+
+def _edged_only(item: Found, other: Found) -> bool:
+    """Whether ``item`` was read only with the face's edge cleared from a half, and ``other``
+    (read again along the tile's long sides) without: a half outlined wider than the face
+    is a reading of last resort."""
+    return any(half.edged for half in item.halves) and not any(half.edged for half in other.halves)
 
 
 def _evened(
@@ -1121,7 +1228,7 @@ def _find_tiles(
                     other, other_even = _read_tile(
                         rgb, value, closed, sheared, face, dark, dense, width, highest
                     )
-                    if other is not None and (item is None or other_even):
+                    if other is not None and (item is None or other_even or _edged_only(item, other)):
                         item = other
             if item is not None:
                 found.append(item)
@@ -1187,7 +1294,7 @@ def _find_by_likeness(
                 other, other_even = _read_tile(
                     patch, like, closed, sheared, face, dark, dense, width, highest, outline=outline
                 )
-                if other is not None and (item is None or other_even):
+                if other is not None and (item is None or other_even or _edged_only(item, other)):
                     item = other
         if item is not None and usual is not None:
             item = _lengthen_short(patch, like, closed, item, face, dark, dense, highest, usual, outline)
