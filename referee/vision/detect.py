@@ -1116,15 +1116,8 @@ def _reread_overlong(
     """Tiles whose walk ran past their ends (a dark tile on a dark cloth, a face like the
     table) read again with the half length the surely read tiles of the photo show (a half
     is as long as the tile is wide in a photo from above); the surer reading is kept."""
-    ratios = _per_tile(
-        [
-            item
-            for item, *_ in readings
-            if _sure(item, highest) >= 0.9 and max(item.ends) <= 1.15 * min(item.ends) and _plausible(item)
-        ]
-    )
-    usual = float(np.median(ratios)) if len(ratios) >= 2 else 1.0
-    usual = min(max(usual, 0.8), 1.6)
+    measured = _usual_half([item for item, *_ in readings], highest)
+    usual = min(max(1.0 if measured is None else measured, 0.8), 1.6)
     out = []
     for item, face, dark, dense in readings:
         length = usual * item.width
@@ -1249,7 +1242,7 @@ def _find_by_likeness(
     h, w = grey.shape
     lengths = [item.bar.length for item in found]
     shortest = 0.6 * float(np.median(lengths)) if lengths else 0.0
-    usual = _usual_half(found)
+    usual = _usual_half(found, met_ends=True)
     for bar in bars:
         if bar.length < shortest:
             continue
@@ -1307,17 +1300,20 @@ def _find_by_likeness(
     return out
 
 
-def _usual_half(found: list[Found]) -> float | None:
-    """The half length over the width of the surely read tiles of a photo whose walks met
-    the tile's ends (each tile once), or None with fewer than two of them."""
+def _usual_half(found: list[Found], highest: int | None = None, met_ends: bool = False) -> float | None:
+    """The photo's usual half length over the width: the median, each tile once, of the
+    surely read tiles of a tile's shape with halves of about one length (with ``highest``, no
+    half above the set; with ``met_ends``, only tiles whose walks met the tile's ends), or
+    None with fewer than two of them."""
     ratios = _per_tile(
         [
             item
             for item in found
-            if not item.open
-            and min(half.confidence for half in item.halves) >= 0.9
+            if (min(half.confidence for half in item.halves) if highest is None else _sure(item, highest))
+            >= 0.9
             and max(item.ends) <= 1.15 * min(item.ends)
             and _plausible(item)
+            and not (met_ends and item.open)
         ]
     )
     return float(np.median(ratios)) if len(ratios) >= 2 else None
@@ -1408,18 +1404,9 @@ def _fitting(found: list[Found]) -> dict[int, bool]:
     tile's end, gives a half of another length. A re-read at a length given (the usual one)
     fits by construction and is not counted as fitting. Without two surely read tiles every
     reading fits."""
-    ratios = _per_tile(
-        [
-            item
-            for item in found
-            if min(half.confidence for half in item.halves) >= 0.9
-            and max(item.ends) <= 1.15 * min(item.ends)
-            and _plausible(item)
-        ]
-    )
-    if len(ratios) < 2:
+    usual = _usual_half(found)
+    if usual is None:
         return {id(item): True for item in found}
-    usual = float(np.median(ratios))
     return {
         id(item): not item.guessed
         and all(abs(math.log(max(end, 1e-3) / item.width / usual)) <= math.log(FIT_HALF) for end in item.ends)
