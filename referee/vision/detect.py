@@ -186,6 +186,11 @@ def _grid(pairs: list[tuple[float, float]]) -> np.ndarray:
 # sample places around a bar, in bar lengths (along the bar, across it)
 _CORE = _grid([(g, 0.0) for g in np.linspace(-0.4, 0.4, 9)])
 _SIDES = [_grid([(g, s * d) for g in np.linspace(-0.35, 0.35, 8) for d in (0.15, 0.3, 0.5)]) for s in (1, -1)]
+# beside a bar on each side, where the face's colour is compared between its two halves
+_FACE_BESIDE = [
+    _grid([(g, s * f) for f in np.linspace(0.12, 0.55, 6) for g in np.linspace(-0.35, 0.35, 7)])
+    for s in (1, -1)
+]
 _ENDS = [_grid([(s * (0.5 + d), g) for d in (0.06, 0.1) for g in (-0.1, 0.0, 0.1)]) for s in (1, -1)]
 
 
@@ -365,6 +370,9 @@ def _extent(
     last_face = _walk_on(distances, ends, dim, unlike, runs, 0, float(bar.thickness))
     raw_rows = np.where(inside, raw[ys, xs].reshape(len(distances), -1), np.nan)
     first = least = last_face
+    # past the pips, no further than a half of a tile's shape is long (on a table as light
+    # as the face, a walk that went on past print may run across the table)
+    longest = PLAUSIBLE[1] / 2 * width
     # beyond a tile's end: off the photo, no longer face, or a table brighter than the face
     table = off | (share < 0.5) | (level > STEP_UP * top)
     for _ in range(CUT_TRIES):
@@ -373,14 +381,11 @@ def _extent(
             break
         free, least = past
         if short or free is None:
-            return least if least <= PLAUSIBLE[1] / 2 * width else first
+            return least if least <= longest else first
         # on from the first row free of pips, as before, and at least to the face's margin
         # beyond them (unless it stopped in pips again)
         last_face = _walk_on(distances, ends, dim, unlike, runs, free, float(distances[free]))
     end = max(last_face, least)
-    # past the pips, no further than a half of a tile's shape is long (on a table as light
-    # as the face, a walk that went on past print may run across the table)
-    longest = PLAUSIBLE[1] / 2 * width
     return end if end <= longest else least if least <= longest else first
 
 
@@ -546,7 +551,7 @@ def _face_width(
     halves are outlined along them."""
     c, u, n, L = bar.centre, bar.along, bar.normal, bar.length
     fits = L / 0.92 <= width < L / BAR_WIDTH_RATIO  # both edges found where the table shows
-    step = max(1.0, L / 40)
+    step = _walk_step(bar)
     distances = np.arange(0.0, 0.8 * L, step, dtype=np.float32)
     offsets = np.concatenate([np.linspace(0.12, 0.8, 10), -np.linspace(0.12, 0.8, 10)]).astype(np.float32) * L
     threshold = face - 0.35 * (face - dark)
@@ -865,15 +870,8 @@ def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
     coloured pips) is not judged."""
     bar_level = float(np.median(_sample_rgb(rgb, _around(bar, _CORE)).mean(axis=1)))
     sides = []
-    for s in (1, -1):
-        pts = np.array(
-            [
-                bar.centre + bar.normal * (s * f * bar.length) + bar.along * (g * bar.length)
-                for f in np.linspace(0.12, 0.55, 6)
-                for g in np.linspace(-0.35, 0.35, 7)
-            ]
-        )
-        samples = _sample_rgb(rgb, pts)
+    for grid in _FACE_BESIDE:
+        samples = _sample_rgb(rgb, _around(bar, grid))
         samples = samples[_plain(samples)]
         if len(samples) < 12:
             return True
@@ -1081,6 +1079,45 @@ def _read_by_own_edges(
     return item, even, bar, width
 
 
+def _read_square_or_along_sides(
+    rgb: np.ndarray,
+    value: np.ndarray,
+    closed: np.ndarray,
+    bar: Bar,
+    face: float,
+    dark: float,
+    dense: bool,
+    width: float,
+    highest: int,
+    outline: np.ndarray | None,
+) -> Found | None:
+    """The tile of ``bar`` read square to it (``_read_by_own_edges``); a tile not found so, or
+    with halves of unequal length, is tried again along the tile's long sides as the photo
+    shows them (oblique), and that reading is taken when it is the only one, has even halves,
+    or needed no edge cleared where the first did."""
+    item, even, bar, width = _read_by_own_edges(
+        rgb, value, closed, bar, face, dark, dense, width, highest, outline
+    )
+    if item is not None and even:
+        return item
+    sheared = _long_axis(value, bar, width)
+    if sheared is bar:
+        return item
+    other, other_even = _read_tile(
+        rgb, value, closed, sheared, face, dark, dense, width, highest, outline=outline
+    )
+    if other is not None and (item is None or other_even or _edged_only(item, other)):
+        return other
+    return item
+
+
+def _unless_less_sure(item: Found, other: Found | None, highest: int) -> Found:
+    """``other`` (a re-read of ``item``) unless there is none or it is less sure."""
+    if other is None or _sure(other, highest) < _sure(item, highest):
+        return item
+    return other
+
+
 def _sure(item: Found, highest: int) -> float:
     """How sure a reading is: its less certain half, nothing when a half is above the set."""
     if max(half.pips for half in item.halves) > highest:
@@ -1170,9 +1207,7 @@ def _even_halves(
     other, _ = _read_tile(
         rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=long, outlined=True
     )
-    if other is None or _sure(other, highest) < _sure(item, highest):
-        return item
-    return other
+    return _unless_less_sure(item, other, highest)
 
 
 def _find_tiles(
@@ -1210,19 +1245,9 @@ def _find_tiles(
             if bar.length < SHORTEST_BAR * typical:
                 continue
             bar, width = _width(value, closed, bar, face, dark)
-            item, even, bar, width = _read_by_own_edges(
+            item = _read_square_or_along_sides(
                 rgb, value, closed, bar, face, dark, dense, width, highest, None
             )
-            if item is None or not even:
-                # a tile not found square to its bar, or with halves of unequal length, is
-                # tried again along the tile's long sides as the photo shows them (oblique)
-                sheared = _long_axis(value, bar, width)
-                if sheared is not bar:
-                    other, other_even = _read_tile(
-                        rgb, value, closed, sheared, face, dark, dense, width, highest
-                    )
-                    if other is not None and (item is None or other_even or _edged_only(item, other)):
-                        item = other
             if item is not None:
                 found.append(item)
                 readings.append((item, face, dark, dense))
@@ -1278,17 +1303,9 @@ def _find_by_likeness(
         # the outline is looked for on the likeness too: a table near the face's colour is
         # dark there, so a tile as light as its table still shows its edges
         outline = cv2.cvtColor(like, cv2.COLOR_GRAY2RGB)
-        item, even, local, width = _read_by_own_edges(
+        item = _read_square_or_along_sides(
             patch, like, closed, local, face, dark, dense, width, highest, outline
         )
-        if item is None or not even:
-            sheared = _long_axis(like, local, width)
-            if sheared is not local:
-                other, other_even = _read_tile(
-                    patch, like, closed, sheared, face, dark, dense, width, highest, outline=outline
-                )
-                if other is not None and (item is None or other_even or _edged_only(item, other)):
-                    item = other
         if item is not None and usual is not None:
             item = _lengthen_short(patch, like, closed, item, face, dark, dense, highest, usual, outline)
         if item is None or max(half.pips for half in item.halves) > highest:
@@ -1340,9 +1357,7 @@ def _lengthen_short(
     other, _ = _read_tile(
         rgb, value, closed, item.bar, face, dark, dense, item.width, highest, forced=length, outline=outline
     )
-    if other is None or _sure(other, highest) < _sure(item, highest):
-        return item
-    return other
+    return _unless_less_sure(item, other, highest)
 
 
 def _overlap(a: Found, b: Found) -> bool:
