@@ -1055,30 +1055,6 @@ def _walk_step(bar: Bar) -> float:
     return max(1.0, bar.length / 40)
 
 
-def _read_by_own_edges(
-    rgb: np.ndarray,
-    value: np.ndarray,
-    closed: np.ndarray,
-    bar: Bar,
-    face: float,
-    dark: float,
-    dense: bool,
-    width: float,
-    highest: int,
-    outline: np.ndarray | None,
-) -> tuple[Found | None, bool, Bar, float]:
-    """The tile read at the width between the face's own edges (``_face_width``), and the
-    bar and width it was read at. A tile of an implausible shape there (the face's "edge"
-    a row of print, the "bar" the seam between two tiles side by side) is read again at the
-    width measured to the table."""
-    own, own_width = _face_width(value, closed, bar, width, face, dark)
-    item, even = _read_tile(rgb, value, closed, own, face, dark, dense, own_width, highest, outline=outline)
-    if own is bar or item is None or _plausible(item):
-        return item, even, own, own_width
-    item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, outline=outline)
-    return item, even, bar, width
-
-
 def _read_square_or_along_sides(
     rgb: np.ndarray,
     value: np.ndarray,
@@ -1091,13 +1067,19 @@ def _read_square_or_along_sides(
     highest: int,
     outline: np.ndarray | None,
 ) -> Found | None:
-    """The tile of ``bar`` read square to it (``_read_by_own_edges``); a tile not found so, or
-    with halves of unequal length, is tried again along the tile's long sides as the photo
-    shows them (oblique), and that reading is taken when it is the only one, has even halves,
-    or needed no edge cleared where the first did."""
-    item, even, bar, width = _read_by_own_edges(
-        rgb, value, closed, bar, face, dark, dense, width, highest, outline
-    )
+    """The tile of ``bar`` read square to it, at the width between the face's own edges
+    (``_face_width``); a tile of an implausible shape there (the face's "edge" a row of
+    print, the "bar" the seam between two tiles side by side) is read again at the width
+    measured to the table. A tile not found square to its bar, or with halves of unequal
+    length, is tried again along the tile's long sides as the photo shows them (oblique),
+    and that reading is taken when it is the only one, has even halves, or needed no edge
+    cleared where the first did."""
+    own, own_width = _face_width(value, closed, bar, width, face, dark)
+    item, even = _read_tile(rgb, value, closed, own, face, dark, dense, own_width, highest, outline=outline)
+    if own is bar or item is None or _plausible(item):
+        bar, width = own, own_width
+    else:
+        item, even = _read_tile(rgb, value, closed, bar, face, dark, dense, width, highest, outline=outline)
     if item is not None and even:
         return item
     sheared = _long_axis(value, bar, width)
