@@ -4,7 +4,8 @@ One source feeds both the refusals (a rule id is checked to exist) and the in-ap
 book, so the text a player is pointed at is the text the referee enforces.
 
 Which rules belong to which game is read from the game's declaration (its ``prefix``:
-``kz.goat`` is Kozel's); the rules common to all games are ``COMMON_IDS``.
+``kz.goat`` is Kozel's); the rules common to all games are ``COMMON_IDS``; the club-night
+rules (``night.*``) are the club's, not a game's, and sit in no game's book.
 
 Translations sit beside it as ``RULES.<lang>.md`` (``hi``, ``pa``, ``hu``) with the same
 structure and the same rule ids; English is the default and the fallback for a rule (or
@@ -24,6 +25,7 @@ RULES_FILE = Path(__file__).with_name("RULES.md")
 DEFAULT_LANG = "en"
 TRANSLATED = ("hi", "pa", "hu")
 COMMON_IDS = ("tiles", "pips", "unique", "turn", "hidden")
+CLUB_NIGHT_PREFIX = "night"
 _RULE_LINE = re.compile(r"^- \*\*([a-z][a-z0-9.\-]*)\*\* ?(.*)$")
 _INLINE = re.compile(r"\*\*|`")
 
@@ -103,6 +105,12 @@ def rules_for(game: str, lang: str = DEFAULT_LANG) -> list[Rule]:
     """The rules of ``game``'s book: the common ones and those named with its prefix."""
     prefix = GAMES[game].prefix + "."
     return [rule for rule in all_rules(lang) if rule.id in COMMON_IDS or rule.id.startswith(prefix)]
+
+
+def club_night_rules(lang: str = DEFAULT_LANG) -> list[Rule]:
+    """The rules of a club night (``night.*``): the club's, cited by a night's refusals."""
+    prefix = CLUB_NIGHT_PREFIX + "."
+    return [rule for rule in all_rules(lang) if rule.id.startswith(prefix)]
 
 
 def game_of_rule(rule_id: str | None) -> str | None:

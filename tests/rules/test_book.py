@@ -10,6 +10,7 @@ from referee.rules.book import (
     COMMON_IDS,
     RULES_FILE,
     all_rules,
+    club_night_rules,
     game_of_rule,
     rule_text,
     rules_by_id,
@@ -44,11 +45,25 @@ def test_the_game_of_a_rule_is_read_from_the_declared_prefixes():
     assert game_of_rule("cf.house.foot") == "chicken-foot"
     assert game_of_rule("mt.double.open") == "mexican-train"
     assert [game_of_rule(rule) for rule in ("turn", "tiles", "mt", "xx.goat", "", None)] == [None] * 6
-    # every rule of the book is a common one or belongs to exactly one declared game's book
+    # every rule of the book is a common one, a club night's, or belongs to exactly one
+    # declared game's book
+    night_ids = {rule.id for rule in club_night_rules()}
     for rule in all_rules():
         game = game_of_rule(rule.id)
-        assert (rule.id in COMMON_IDS) != (game is not None), rule.id
+        assert [rule.id in COMMON_IDS, rule.id in night_ids, game is not None].count(True) == 1, rule.id
+        if rule.id in night_ids:
+            assert not any(rule in rules_for(key) for key in GAMES)
+            continue
         assert [key for key in GAMES if rule in rules_for(key)] == ([game] if game else list(GAMES))
+
+
+def test_the_club_night_rules_are_read_in_every_language():
+    ids = [rule.id for rule in club_night_rules()]
+    assert ids[:2] == ["night.tables", "night.rounds"] and "night.stage.open" in ids
+    for lang in ("hu", "hi", "pa"):
+        translated = club_night_rules(lang)
+        assert [rule.id for rule in translated] == ids
+        assert all(rule.text != rule_text(rule.id) for rule in translated), lang
 
 
 def test_rule_texts_are_plain_sentences():
