@@ -409,7 +409,8 @@ def make_bench_app(database: str):
     wrapper that reports the app's own time of each request in ``Server-Timing``."""
     from flask import jsonify, request
 
-    from referee.web import create_app, csrf
+    from referee.web import create_app
+    from referee.web.extensions import csrf
 
     app = create_app({"DATABASE": database, "SECRET_KEY": "bench-secret"})
 

@@ -7,16 +7,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g
-from flask_compress import Compress
-from flask_wtf.csrf import CSRFProtect
+from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from referee.store import MatchCache, Store, StorePool
+from referee.store import MatchCache, StorePool
+from referee.web.db import close_store
+from referee.web.extensions import compress, csrf
 from referee.web.tiles_svg import draw_tile
 
-csrf = CSRFProtect()
-compress = Compress()
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BODY = 64 * 1024
 
@@ -117,15 +115,3 @@ def _instance_secret(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
-
-
-def get_store() -> Store:
-    if "store" not in g:
-        g.store = current_app.extensions["referee.stores"].acquire()
-    return g.store
-
-
-def close_store(_error: BaseException | None = None) -> None:
-    store = g.pop("store", None)
-    if store is not None:
-        current_app.extensions["referee.stores"].release(store)

@@ -49,9 +49,11 @@ from wtforms.validators import InputRequired
 from referee.match import GameConfig, Match, UnknownRound
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.store import GameNotFound, Store, StoredGame, apply_event, now
-from referee.web import csrf, get_store
-from referee.web.api import install_json_refusals, json_body, refusal
+from referee.web.db import get_store
+from referee.web.errors import install_json_refusals
+from referee.web.extensions import csrf
 from referee.web.forms import Form, pin_format
+from referee.web.json_answers import json_body, refusal
 from referee.web.safety import own_path
 from referee.web.service import hash_pin, pin_matches, reserve_pin_attempt
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 import sqlite3
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, render_template, request
+from flask import Blueprint, Flask, current_app, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from referee.store import GameNotFound, GameUnreadable
+from referee.match import UnknownRound
+from referee.rules.base import BadRequest, RuleViolation
+from referee.store import GameNotFound, GameUnreadable, VersionConflict
+from referee.web.json_answers import ApiError, http_refusal, no_game_refusal, refusal
+from referee.web.service import PinRequired
 
 
 def _sentence(error: HTTPException) -> tuple[str, str]:
@@ -91,8 +95,6 @@ def storage_trouble(error: sqlite3.Error) -> str | None:
 
 def storage_answer(error: sqlite3.OperationalError):
     """The disk is full, or the database cannot be written: say so, nothing was saved."""
-    from referee.web.api import refusal
-
     trouble = storage_trouble(error)
     if trouble is None:
         if request.path.startswith("/api/"):
@@ -119,8 +121,6 @@ def storage_answer(error: sqlite3.OperationalError):
 def unreadable_answer(error: GameUnreadable):
     """A game whose record cannot be replayed: a fault of the stored data, not of the
     request, so a 500, said in a sentence, on this game only."""
-    from referee.web.api import refusal
-
     current_app.logger.error("game %s cannot be loaded: %s", error.game_id, error.reason)
     if request.path.startswith("/api/"):
         return refusal(
@@ -143,9 +143,28 @@ def unreadable_answer(error: GameUnreadable):
     )
 
 
-def init_errors(app: Flask) -> None:
-    from referee.web.api import http_refusal, no_game_refusal
+def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False) -> None:
+    """Answer every refusal raised in ``blueprint`` the API's way: a 4xx with
+    ``{"error", "rule"}``. With ``api_paths_only``, its HTTP errors are left to the app's
+    handler (referee.web.errors), which answers by path: JSON under /api/, a page elsewhere."""
+    answers = {
+        ApiError: lambda e: refusal(e.status, e.message, e.rule),
+        RuleViolation: lambda e: refusal(422, e.message, e.rule_id),
+        BadRequest: lambda e: refusal(400, e.message),
+        GameNotFound: no_game_refusal,
+        UnknownRound: lambda e: refusal(404, str(e)),
+        VersionConflict: lambda e: refusal(409, str(e)),
+        PinRequired: lambda e: refusal(403, e.message),
+    }
+    answers[sqlite3.OperationalError] = storage_answer
+    answers[GameUnreadable] = unreadable_answer
+    for kind, answer_with in answers.items():
+        blueprint.register_error_handler(kind, answer_with)
+    if not api_paths_only:
+        blueprint.register_error_handler(HTTPException, http_refusal)
 
+
+def init_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):
         return http_refusal(error) if request.path.startswith("/api/") else error_page(error)

@@ -36,8 +36,10 @@ from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import game_of_rule, rules_for
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import SET_SIZES, Tile, full_set
-from referee.web import csrf, get_store, i18n
+from referee.web import i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
+from referee.web.db import get_store
+from referee.web.extensions import csrf
 from referee.web.forms import (
     ConfirmForm,
     NewGameForm,

@@ -19,8 +19,10 @@ from referee.match import Match, UnknownRound
 from referee.rules.base import BadRequest, Phrase, RuleViolation, phrase
 from referee.store import StoredGame
 from referee.tiles import Tile, TileError
-from referee.web import csrf, get_store
-from referee.web.api import ApiError, install_json_refusals, json_body, refusal, round_number
+from referee.web.db import get_store
+from referee.web.errors import install_json_refusals
+from referee.web.extensions import csrf
+from referee.web.json_answers import ApiError, json_body, refusal, round_number
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).

@@ -14,7 +14,7 @@ from flask import Response, g, request, session
 
 from referee.match import Match
 from referee.store import StoredGame
-from referee.web import get_store
+from referee.web.db import get_store
 
 PIN_HEADER = "X-Table-Pin"
 

@@ -26,7 +26,7 @@ from referee.rules.book import rule_text, rules_by_id
 from referee.rules.chicken_foot import TOES_PER_FOOT
 from referee.store import StoredGame, VersionConflict
 from referee.tiles import Tile, TileError
-from referee.web import get_store
+from referee.web.db import get_store
 from referee.web.errors import error_page
 from referee.web.i18n import current_lang, translate_violation
 from referee.web.service import PinRequired, check_pin

@@ -36,7 +36,8 @@ from wtforms import PasswordField
 from wtforms.validators import Optional
 
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
-from referee.web import csrf, get_store
+from referee.web.db import get_store
+from referee.web.extensions import csrf
 from referee.web.forms import Form, NotANumber, pin_format, whole_number
 from referee.web.service import (
     PinRequired,
@@ -167,11 +168,11 @@ def api_delete(game_id: str) -> Response | tuple[Response, int]:
     try:
         get_store().trash(game_id, guard=check_pin)
     except GameNotFound:
-        from referee.web.api import refusal
+        from referee.web.json_answers import refusal
 
         return refusal(404, _("There is no game %(game)r.", game=game_id))
     except PinRequired:
-        from referee.web.api import refusal
+        from referee.web.json_answers import refusal
 
         return refusal(403, _("This game is protected by a table PIN: enter it to make changes."))
     return Response(status=204)

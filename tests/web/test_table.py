@@ -10,7 +10,8 @@ import pytest
 
 from referee.rules.base import Action
 from referee.tiles import Tile, full_set
-from referee.web import create_app, get_store
+from referee.web import create_app
+from referee.web.db import get_store
 
 MT = {"game": "mexican-train", "set": 9, "players": ["Ana", "Ben", "Caro"]}
 

@@ -138,7 +138,7 @@ def json_ok(data: bytes) -> bool:
 def test_hands_entry_fills_in_who_went_out(app, client, api):
     from referee.rules.base import Action
     from referee.tiles import full_set
-    from referee.web import get_store
+    from referee.web.db import get_store
 
     game = api.create(game="kozel", players=["Ana", "Ben"])
     gid = game["id"]

@@ -6,7 +6,7 @@ from flask import Blueprint, abort
 from flask_babel import gettext as _
 
 from referee.store import GameNotFound, StoredGame
-from referee.web import get_store
+from referee.web.db import get_store
 
 bp = Blueprint("companion", __name__)
 

@@ -17,9 +17,9 @@ from flask_babel import gettext as _
 
 from referee.store import StoredGame, StorePool
 from referee.tiles import Tile
-from referee.web import get_store
 from referee.web.chart import chart_svg
 from referee.web.companion.common import bp, load_game
+from referee.web.db import get_store
 from referee.web.forms import NotANumber, whole_number
 from referee.web.i18n import game_title
 

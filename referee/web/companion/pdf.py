@@ -20,8 +20,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from referee.scoresheet_pdf import PAPERS, Sheet, to_json
-from referee.web import get_store
 from referee.web.companion.common import bp, load_game
+from referee.web.db import get_store
 
 PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
 PDF_TIMEOUT = 30.0  # seconds a PDF may take before the request gives up

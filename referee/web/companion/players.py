@@ -11,8 +11,8 @@ from flask_babel import gettext as _
 from referee.rules import GAMES
 from referee.stats import GameLine, HeadToHead, PlayerStats, RoundRef, player_key, ranked
 from referee.store import Store
-from referee.web import get_store
 from referee.web.companion.common import bp
+from referee.web.db import get_store
 from referee.web.i18n import game_title, game_titles
 
 

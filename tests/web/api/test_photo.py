@@ -60,7 +60,7 @@ def test_with_player_the_tracked_count_is_checked(client, game, monkeypatch):
 
 
 def test_a_tile_in_a_hand_sent_from_a_phone_is_read_in_two_hands(app, client, game, monkeypatch):
-    from referee.web import get_store
+    from referee.web.db import get_store
 
     with app.test_request_context():
         get_store().send_hand(game, 1, "Caro", ["3-4"], 1.0)
