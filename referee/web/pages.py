@@ -35,7 +35,7 @@ from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import game_of_rule, rules_for
 from referee.store import StoredGame, VersionConflict
-from referee.tiles import SET_SIZES, Tile, full_set
+from referee.tiles import SET_SIZES, Tile
 from referee.web import i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.db import get_store
@@ -51,28 +51,13 @@ from referee.web.forms import (
     parse_hand,
 )
 from referee.web.i18n import game_title
-from referee.web.service import PinRequired, PinThrottled, check_pin, hash_pin
+from referee.web.service import PinRequired, check_pin, hash_pin
+from referee.web.views import paged, pin_message, prefill_sent_hands, suit_rows
 
 bp = Blueprint("pages", __name__)
 
 LAST_TABLE_COOKIE = "last_table"
 MODE_LABEL = {"referee": _l("referee"), "scores": _l("score pad")}
-
-
-# The PIN refusals of referee.web.service (English class attributes), in the page's language.
-PIN_MESSAGES = {
-    PinRequired.message: _l("This game is protected by a table PIN: enter it to make changes."),
-    PinThrottled.message: _l("Too many wrong table PINs for this game: wait a minute and try again."),
-}
-
-
-def pin_message(error: PinRequired) -> str:
-    return str(PIN_MESSAGES.get(error.message, error.message))
-
-
-def title_of(game: str) -> Any:
-    """The game's title (its declaration's), in the page's language."""
-    return game_title(game)
 
 
 def _i18n():
@@ -158,7 +143,6 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 @bp.get("/")
 def home():
-    from referee.web.trash import paged
 
     store = get_store()
     lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
@@ -172,7 +156,7 @@ def home():
             shown.append(
                 {
                     **row,
-                    "title": title_of(row["game"]),
+                    "title": game_title(row["game"]),
                     "progress": progress(match) if match else _("cannot be read: its record is damaged"),
                     "summary": summary(match) if match else "",
                 }
@@ -185,7 +169,7 @@ def home():
         lists=lists,
         trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
-        titles={k: title_of(k) for k in GAMES},
+        titles={k: game_title(k) for k in GAMES},
     )
 
 
@@ -514,7 +498,7 @@ def game_context(stored: StoredGame) -> dict[str, Any]:
         "game": stored,
         "match": match,
         "config": config,
-        "title": title_of(config.game),
+        "title": game_title(config.game),
         "mode_label": MODE_LABEL[config.mode],
         "progress": progress(match),
         "double": str(match.setup.double)
@@ -630,7 +614,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
         "game": stored,
         "match": match,
         "config": config,
-        "title": title_of(config.game),
+        "title": game_title(config.game),
         "number": number,
         "record": record,
         "live": live,
@@ -645,14 +629,6 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
         "players": list(match.players),
         "colours": {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(match.players)},
     }
-
-
-def suit_rows(highest: int) -> list[list[str]]:
-    """The set laid out as the usual triangle: a row per low half (0-0 … 0-N, 1-1 … 1-N, …)."""
-    rows: dict[int, list[str]] = {}
-    for tile in full_set(highest):
-        rows.setdefault(tile.low, []).append(str(tile))
-    return [rows[low] for low in sorted(rows)]
 
 
 class _Malformed(Exception):
@@ -692,8 +668,6 @@ def hands(game_id: str, number: int):
             if outcome is not None and outcome.reason == "domino" and outcome.player in players:
                 getattr(form, f"p{players.index(outcome.player)}").data = "out"
             # The hands sent from the players' phones, for the person at the tablet to check.
-            from referee.web.photo import prefill_sent_hands
-
             prefill_sent_hands(
                 [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
             )
@@ -799,10 +773,10 @@ def rules(game: str):
         hits=hits,
         plain=plain,
         game=game,
-        title=title_of(game),
+        title=game_title(game),
         sections=sections,
         deal=deal,
-        games={k: title_of(k) for k in GAMES},
+        games={k: game_title(k) for k in GAMES},
     )
 
 

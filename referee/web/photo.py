@@ -22,7 +22,9 @@ from referee.tiles import Tile, TileError
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.extensions import csrf
+from referee.web.i18n import game_title
 from referee.web.json_answers import ApiError, json_body, refusal, round_number
+from referee.web.views import suit_rows
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).
@@ -183,14 +185,6 @@ def sent_hands(game_id: str, number: int) -> dict[str, list[str]]:
     return get_store().sent_hands(game_id, number)
 
 
-def prefill_sent_hands(fields: list[tuple[str, Any]], game_id: str, number: int) -> None:
-    """Fill the empty hands of the hands form with the hands sent from the players' phones."""
-    sent = get_store().sent_hands(game_id, number)
-    for name, field in fields:
-        if not field.data and name in sent:
-            field.data = " ".join(sent[name]) if sent[name] else "out"
-
-
 def open_round(match: Match) -> int | None:
     """The round a player can send a hand for: the current one, until it is booked."""
     if match.finished or match.current_record() is not None:
@@ -199,14 +193,13 @@ def open_round(match: Match) -> int | None:
 
 
 def send_context(game: StoredGame, number: int | None) -> dict[str, Any]:
-    from referee.web.pages import suit_rows, title_of
 
     match = game.match
     on_table, sizes = match.table_of(number) if number else (frozenset(), {})
     return {
         "game": game,
         "config": match.config,
-        "title": title_of(match.config.game),
+        "title": game_title(match.config.game),
         "number": number,
         "players": list(match.players),
         "suits": suit_rows(match.config.highest),

@@ -31,6 +31,7 @@ from referee.web.errors import error_page
 from referee.web.i18n import current_lang, translate_violation
 from referee.web.service import PinRequired, check_pin
 from referee.web.table_forms import CENTRE, ActionForm
+from referee.web.views import pin_message
 
 bp = Blueprint("table", __name__)
 
@@ -144,8 +145,6 @@ def act(game_id: str):
             status=409,
         )
     except PinRequired as error:
-        from referee.web.pages import pin_message  # the PIN refusal in the page's language
-
         return render_table(game, refusal=Refusal(pin_message(error), None, None), status=403, unlock=True)
     logged = describe(action, game.match)
     if request.headers.get("X-Table-Fetch"):

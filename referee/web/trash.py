@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -38,7 +37,8 @@ from wtforms.validators import Optional
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
 from referee.web.db import get_store
 from referee.web.extensions import csrf
-from referee.web.forms import Form, NotANumber, pin_format, whole_number
+from referee.web.forms import Form, pin_format
+from referee.web.i18n import game_title
 from referee.web.service import (
     PinRequired,
     check_pin,
@@ -47,13 +47,13 @@ from referee.web.service import (
     pin_matches,
     record_pin_failure,
 )
+from referee.web.views import paged
 
 bp = Blueprint("trash", __name__)
 
 OWNER_KEY = "owner_pin_hash"
 OWNER_HEADER = "X-Owner-Pin"
 OWNER_THROTTLE_ID = "(owner)"  # wrong owner PINs are counted like a game's, under this name
-PAGE_SIZE = 20
 PIN_FORMAT = pin_format(_l("A PIN is 4 to 8 digits."))
 
 
@@ -216,31 +216,15 @@ def delete_game(game_id: str):
 # ----------------------------------------------------------------------------- the trash
 
 
-def page_number(name: str) -> int:
-    try:
-        number = whole_number(request.args.get(name), 6)
-    except NotANumber:
-        return 1
-    return number if number else 1
-
-
 def purge_expired(store: Store) -> None:
     """Games thrown away more than ``TRASH_DAYS`` ago are gone."""
     limit = (datetime.now(UTC) - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
     store.purge_trash(older_than=limit)
 
 
-def paged(kind: str, name: str) -> dict[str, Any]:
-    number = page_number(name)
-    rows, total = get_store().list_page(kind, (number - 1) * PAGE_SIZE, PAGE_SIZE)
-    pages = max(1, -(-total // PAGE_SIZE))
-    return {"rows": rows, "total": total, "page": min(number, pages), "pages": pages, "name": name}
-
-
 @bp.get("/trash")
 def trash():
     from referee.rules import GAMES
-    from referee.web.pages import title_of
 
     store = get_store()
     purge_expired(store)
@@ -255,7 +239,7 @@ def trash():
         has_owner=bool(owner_pin_hash(store)),
         owner=is_owner(),
         days=TRASH_DAYS,
-        titles={k: title_of(k) for k in GAMES},
+        titles={k: game_title(k) for k in GAMES},
     )
 
 

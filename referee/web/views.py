@@ -1,0 +1,59 @@
+"""Presentation helpers that several blueprints share: the PIN refusals in the page's
+language, the set laid out as a triangle, a listing's pages, the hands sent from phones.
+A blueprint imports these, never another blueprint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask_babel import lazy_gettext as _l
+
+from referee.tiles import full_set
+from referee.web.db import get_store
+from referee.web.forms import NotANumber, whole_number
+from referee.web.service import PinRequired, PinThrottled
+
+PAGE_SIZE = 20
+
+
+# The PIN refusals of referee.web.service (English class attributes), in the page's language.
+PIN_MESSAGES = {
+    PinRequired.message: _l("This game is protected by a table PIN: enter it to make changes."),
+    PinThrottled.message: _l("Too many wrong table PINs for this game: wait a minute and try again."),
+}
+
+
+def pin_message(error: PinRequired) -> str:
+    return str(PIN_MESSAGES.get(error.message, error.message))
+
+
+def suit_rows(highest: int) -> list[list[str]]:
+    """The set laid out as the usual triangle: a row per low half (0-0 … 0-N, 1-1 … 1-N, …)."""
+    rows: dict[int, list[str]] = {}
+    for tile in full_set(highest):
+        rows.setdefault(tile.low, []).append(str(tile))
+    return [rows[low] for low in sorted(rows)]
+
+
+def page_number(name: str) -> int:
+    try:
+        number = whole_number(request.args.get(name), 6)
+    except NotANumber:
+        return 1
+    return number if number else 1
+
+
+def paged(kind: str, name: str) -> dict[str, Any]:
+    number = page_number(name)
+    rows, total = get_store().list_page(kind, (number - 1) * PAGE_SIZE, PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    return {"rows": rows, "total": total, "page": min(number, pages), "pages": pages, "name": name}
+
+
+def prefill_sent_hands(fields: list[tuple[str, Any]], game_id: str, number: int) -> None:
+    """Fill the empty hands of the hands form with the hands sent from the players' phones."""
+    sent = get_store().sent_hands(game_id, number)
+    for name, field in fields:
+        if not field.data and name in sent:
+            field.data = " ".join(sent[name]) if sent[name] else "out"
