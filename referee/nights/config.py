@@ -298,13 +298,21 @@ class NightConfig:
                 field="players",
                 count=len(self.players),
             )
-        if self.table_size != TEAMS_TABLE or len(self.players) % TEAMS_TABLE:
+        if self.table_size != TEAMS_TABLE:
             raise night_refusal(
                 "night.teams",
-                "A team night seats two teams at every table: every table must be of four, "
-                "so the players must be a multiple of four, not {count}.",
+                "A team night seats two teams of two at every table: tables of {four}, not {size}.",
                 field="table_size",
+                four=TEAMS_TABLE,
+                size=self.table_size,
+            )
+        if len(self.players) % TEAMS_TABLE:
+            raise night_refusal(
+                "night.teams",
+                "{count} players do not fill tables of {four}: a team night needs a multiple of {four} players.",
+                field="players",
                 count=len(self.players),
+                four=TEAMS_TABLE,
             )
 
     def to_json(self) -> dict[str, Any]:
