@@ -24,7 +24,8 @@ from referee.nights.seating import Seating, deal, in_night_order
 # weighs a little more than a second time, so repeats spread over many pairs.
 REPEAT_WEIGHT = 1000
 SEARCH_STEPS = 400  # the tabu search's moves per stage, at most
-SEARCH_WORK = 20_000  # swaps weighed per stage, at most: a stage is seated in well under 200 ms
+# Seats looked at while weighing swaps, per stage, at most: a stage is seated in well under 200 ms.
+SEARCH_WORK = 150_000
 
 
 def night_repeats(stages: Sequence[Seating]) -> int:
@@ -177,25 +178,23 @@ def _search(met: list[list[int]], sizes: Sequence[int], draw: random.Random) -> 
 
     cost = total()
     best, best_cost = [list(table) for table in tables], cost
+    here = [cost_with(player, tables[where[player]], -1) for player in range(count)]  # each one's repeats
     tabu: dict[int, int] = {}
     work = 0
     for step in range(SEARCH_STEPS):
         if best_cost == 0 or work > SEARCH_WORK:
             break
-        troubled = [p for p in range(count) if cost_with(p, tables[where[p]], -1)]
-        if not troubled:
-            break
         choice: tuple[int, int, int] | None = None
-        for a in troubled:
+        for a in [player for player in range(count) if here[player]]:
+            if work > SEARCH_WORK and choice is not None:
+                break
             ta = tables[where[a]]
-            here_a = cost_with(a, ta, -1)
             for b in range(count):
-                tb_number = where[b]
-                if tb_number == where[a]:
+                tb = tables[where[b]]
+                if tb is ta:
                     continue
-                tb = tables[tb_number]
-                delta = cost_with(b, ta, a) - here_a + cost_with(a, tb, b) - cost_with(b, tb, -1)
-                work += 1
+                delta = cost_with(b, ta, a) - here[a] + cost_with(a, tb, b) - here[b]
+                work += len(ta) + len(tb)
                 allowed = tabu.get(a, -1) < step and tabu.get(b, -1) < step
                 if not allowed and cost + delta >= best_cost:  # aspiration: a new best is never tabu
                     continue
@@ -208,6 +207,8 @@ def _search(met: list[list[int]], sizes: Sequence[int], draw: random.Random) -> 
         tables[ta_number][tables[ta_number].index(a)] = b
         tables[tb_number][tables[tb_number].index(b)] = a
         where[a], where[b] = tb_number, ta_number
+        for player in tables[ta_number] + tables[tb_number]:
+            here[player] = cost_with(player, tables[where[player]], -1)
         cost += delta
         tabu[a] = tabu[b] = step + 3 + draw.randrange(4)
         if cost < best_cost:

@@ -187,7 +187,7 @@ class Night:
             return teams_stage(config.players, last.stage + 1)
         if config.seating == "mixer":
             return mixer_stage(config.players, config.sizes, [record.tables for record in self.history])
-        standing = self.standings()
+        standing = self.standings()  # with the stage just closed: equal stage results rank alike either way
         rankings = [
             table_ranking(config, table, result, standing) for table, result in zip(last.tables, last.results)
         ]

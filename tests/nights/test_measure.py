@@ -44,3 +44,11 @@ def test_the_random_average_is_what_random_seatings_give(players):
             stages.append(deal(order, sizes))
         total += night_repeats(stages)
     assert total / 3000 == pytest.approx(random_repeats(sizes, 6), rel=0.05)
+
+
+def test_the_bench_reports_the_figure():
+    from bench.nights import TARGET, bench_night_mixer
+
+    figures = bench_night_mixer()
+    assert figures["night_mixer_repeats"] <= TARGET
+    assert figures["night_mixer_repeated_pairs"] < figures["night_random_repeated_pairs"]

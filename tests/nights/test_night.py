@@ -199,3 +199,11 @@ def test_results_of_a_finished_mexican_train_game():
     match.enter_hands(1, {"hands": {"Ana": 0, "Ben": 12}})
     match.enter_hands(2, {"hands": {"Ana": 7, "Ben": 0}})
     assert TableResult.from_standing(match.standing) == TableResult({"Ana": 7, "Ben": 12})
+
+
+def test_a_night_survives_pickling():
+    import pickle
+
+    night = Night.start(config(players=names(9), table_size=3, seating="mixer", rounds_per_stage=1))
+    night = night.close_stage([TableResult(dict.fromkeys(table, 1)) for table in night.tables])
+    assert pickle.loads(pickle.dumps(night)) == night
