@@ -280,7 +280,8 @@ class NightConfig:
         if self.seating == "teams" and not self.teams:
             raise night_refusal(
                 "night.teams",
-                "The 'teams' seating is for Kozel with the 'teams' option: fixed partners need a game of teams.",
+                "The 'teams' seating is for Kozel with the 'teams' option: "
+                "fixed partners need a game of teams.",
                 field="seating",
             )
         if not self.teams:
@@ -309,7 +310,8 @@ class NightConfig:
         if len(self.players) % TEAMS_TABLE:
             raise night_refusal(
                 "night.teams",
-                "{count} players do not fill tables of {four}: a team night needs a multiple of {four} players.",
+                "{count} players do not fill tables of {four}: "
+                "a team night needs a multiple of {four} players.",
                 field="players",
                 count=len(self.players),
                 four=TEAMS_TABLE,
