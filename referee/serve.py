@@ -9,13 +9,15 @@ import signal
 import sys
 from typing import TextIO
 
+import segno
 from flask import Flask
 from waitress import serve
 
 from referee.network import lan_address
 from referee.store import checkpoint
 from referee.web import create_app
-from referee.web.backup import IMPORT_MAX_BODY
+from referee.web.safety import IMPORT_MAX_BODY
+from referee.web.service import OWNER_KEY, hash_pin
 
 # Server threads: enough that the few a follow stream (4 at most) or a scoresheet PDF (2 at
 # most) holds never leave plays waiting for a free one.
@@ -41,8 +43,6 @@ def main(argv: list[str] | None = None) -> None:
     url = f"http://{address}:{args.port}/"
     print(f"Domino Referee: open {url}", flush=True)
     if args.lan:
-        import segno
-
         segno.make(url, error="m").terminal(compact=True)
         print("Scan the code with a tablet or phone on the same Wi-Fi.", flush=True)
     # a normal stop (Ctrl-C or SIGTERM) ends serve() and checkpoints the WAL into the file
@@ -69,9 +69,6 @@ OWNER_PIN = re.compile(r"^\d{4,8}$")
 def ask_owner_pin(app: Flask, stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
     """On a first start at a console (stdin is a terminal, no owner PIN yet), offer to set
     the owner PIN once; Enter skips. Returns whether a PIN was set."""
-    from referee.web.service import hash_pin
-    from referee.web.trash import OWNER_KEY
-
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     if stdin is None or not stdin.isatty():

@@ -11,12 +11,16 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 from referee.store import MatchCache, StorePool
+from referee.web import api, backup, companion, owner, pages, photo, table, trash
 from referee.web.db import close_store
+from referee.web.errors import init_errors
 from referee.web.extensions import compress, csrf
+from referee.web.i18n import init_i18n
+from referee.web.safety import MAX_BODY, check_host
+from referee.web.service import init_owner_pin, note_wrong_pin
 from referee.web.tiles_svg import draw_tile
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_BODY = 64 * 1024
 
 
 class AsciiIntegerConverter(IntegerConverter):
@@ -65,8 +69,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf.init_app(app)
     compress.init_app(app)
-    from referee.web.i18n import init_i18n
-
     init_i18n(app)
     stores = StorePool(app.config["DATABASE"], cache=MatchCache())
     store = stores.acquire()
@@ -74,35 +76,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     stores.release(store)
     app.extensions["referee.stores"] = stores
 
-    from referee.web import api, pages, table
-
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only: a cross-site form cannot send application/json
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
-    from referee.web import companion
-
     app.register_blueprint(companion.bp)
-    from referee.web import backup
-
     app.register_blueprint(backup.bp)
-    from referee.web import trash
-
     app.register_blueprint(trash.bp)
-    trash.init_owner_pin(app)
-    from referee.web import photo
-
+    app.register_blueprint(owner.bp)
+    init_owner_pin(app)
     app.register_blueprint(photo.api)
     app.register_blueprint(photo.pages)
     app.jinja_env.globals["tile_svg"] = draw_tile
-    from referee.web.safety import check_host
-
     app.before_request(check_host)
-    from referee.web.errors import init_errors
-
     init_errors(app)
-    from referee.web.service import note_wrong_pin
-
     app.after_request(note_wrong_pin)
     app.teardown_appcontext(close_store)
     return app

@@ -6,6 +6,7 @@ import csv
 import io
 
 from flask import Blueprint, Response, current_app, jsonify, url_for
+from flask.typing import ResponseReturnValue
 
 from referee.match import GameConfig
 from referee.rules import GAMES
@@ -33,12 +34,12 @@ install_json_refusals(bp)
 
 
 @bp.errorhandler(Exception)
-def _crash(error: Exception):  # pragma: no cover - the safety net for the unforeseen
+def _crash(error: Exception) -> ResponseReturnValue:  # pragma: no cover - the safety net for the unforeseen
     current_app.logger.exception("API error")
     return refusal(500, HTTP_MESSAGES[500])
 
 
-def answer(game: StoredGame, status: int = 200):
+def answer(game: StoredGame, status: int = 200) -> Response:
     response = jsonify(game.state())
     response.status_code = status
     if status == 201:
@@ -47,7 +48,7 @@ def answer(game: StoredGame, status: int = 200):
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     body = json_body()
     pin = None
     if isinstance(body, dict) and "pin" in body:
@@ -59,7 +60,7 @@ def create_game():
 
 
 @bp.get("/games")
-def list_games():
+def list_games() -> ResponseReturnValue:
     games = get_store().list_games()
     return jsonify(
         {"games": [{k: g[k] for k in ("id", "game", "players", "status", "created")} for g in games]}
@@ -67,12 +68,12 @@ def list_games():
 
 
 @bp.get("/games/<game_id>")
-def game_state(game_id: str):
+def game_state(game_id: str) -> ResponseReturnValue:
     return answer(get_store().load(game_id))
 
 
 @bp.post("/games/<game_id>/actions")
-def post_action(game_id: str):
+def post_action(game_id: str) -> ResponseReturnValue:
     body = json_body()
     action = Action.from_json(body)
     payload = action.to_json()
@@ -81,7 +82,7 @@ def post_action(game_id: str):
 
 
 @bp.post("/games/<game_id>/rounds/<number>/hands")
-def post_hands(game_id: str, number: str):
+def post_hands(game_id: str, number: str) -> ResponseReturnValue:
     body = json_body()
     round_no = round_number(number)
     version = expected_version(body)
@@ -98,7 +99,7 @@ def post_hands(game_id: str, number: str):
 
 
 @bp.get("/games/<game_id>/events")
-def game_events(game_id: str):
+def game_events(game_id: str) -> ResponseReturnValue:
     return jsonify(
         {
             "events": [
@@ -110,13 +111,12 @@ def game_events(game_id: str):
 
 
 @bp.get("/games/<game_id>/scoresheet.csv")
-def scoresheet_csv(game_id: str):
+def scoresheet_csv(game_id: str) -> ResponseReturnValue:
     game = get_store().load(game_id)
     out = io.StringIO()
     writer = csv.writer(out)
     for row in scoresheet_rows(game.match):
-        row = [csv_cell(cell) for cell in row]
-        writer.writerow(row)
+        writer.writerow([csv_cell(cell) for cell in row])
     return Response(
         out.getvalue(),
         mimetype="text/csv",
@@ -125,12 +125,12 @@ def scoresheet_csv(game_id: str):
 
 
 @bp.get("/rules/<game>")
-def rule_book(game: str):
+def rule_book(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         raise ApiError(404, f"There is no game {game!r}: use mexican-train, chicken-foot or kozel.")
     return jsonify({"game": game, "rules": [{"id": r.id, "text": r.text} for r in rules_for(game)]})
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
     return jsonify(openapi_document())

@@ -1,4 +1,4 @@
-"""Backups and table PINs: export games as their event logs, import them back, unlock a game.
+"""Backups: export games as their event logs, import them back.
 
 An export is the truth itself — each game's event log — never the derived state, so an
 import replays it through the same rules every live request takes (``apply_event``), before
@@ -9,8 +9,8 @@ the lock is held for the inserts alone and the tables keep playing.
     GET  /api/export                every game (a JSON download)
     POST /api/import                games from an export (all or nothing) → 201
     GET  /games/<id>/export.json    the game page's download link
-    GET|POST /games/<id>/unlock     the table PIN page: a correct PIN unlocks the game for
-                                    this browser (session["unlocked"])
+    GET  /backup                    the backup page: download, import (previewed, then confirmed)
+    GET  /backup/referee.db         the whole database as one file
 
 A protected game is exported with its table PIN's hash (``pin_hash``: salted, never the
 PIN), so a restored backup keeps the protection; an imported game may instead be given a new
@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
+import tempfile
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -40,28 +42,26 @@ from flask import (
     session,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from wtforms import PasswordField
-from wtforms.validators import InputRequired
 
 from referee.match import GameConfig, Match, UnknownRound
 from referee.rules.base import Action, BadRequest, RuleViolation
-from referee.store import GameNotFound, Store, StoredGame, apply_event, now
+from referee.store import GameNotFound, Store, StoredGame, apply_event, backup_to, now
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.extensions import csrf
-from referee.web.forms import Form, pin_format
+from referee.web.forms import Form
 from referee.web.json_answers import json_body, refusal
-from referee.web.safety import own_path
-from referee.web.service import hash_pin, pin_matches, reserve_pin_attempt
+from referee.web.safety import IMPORT_MAX_BODY
+from referee.web.service import OWNER_HEADER, hash_pin, is_owner, owner_pin_hash
 
 bp = Blueprint("backup", __name__)
 
 FORMAT = "domino-referee"
 FORMAT_VERSION = 1
-IMPORT_MAX_BODY = 4 * 1024 * 1024  # ~1,600 games; written in well under a second of lock (the benchmark)
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 STAMP_MAX = 40
 FUTURE_SKEW = timedelta(minutes=10)  # clocks of two machines differ a little
@@ -109,12 +109,12 @@ def export_one(game_id: str) -> Response:
 
 
 @bp.get("/api/games/<game_id>/export")
-def api_export_game(game_id: str):
+def api_export_game(game_id: str) -> ResponseReturnValue:
     return export_one(game_id)
 
 
 @bp.get("/api/export")
-def api_export_all():
+def api_export_all() -> ResponseReturnValue:
     store = get_store()
     with store.read():  # one consistent picture of every game, however busy the tables
         rows = sorted(store.list_games(), key=lambda g: (g["created"], g["id"]))
@@ -123,7 +123,7 @@ def api_export_all():
 
 
 @bp.get("/games/<game_id>/export.json")
-def page_export_game(game_id: str):
+def page_export_game(game_id: str) -> ResponseReturnValue:
     try:
         return export_one(game_id)
     except GameNotFound:
@@ -321,10 +321,7 @@ def write_games(store: Store, games: list[dict[str, Any]]) -> list[StoredGame]:
 
 
 @bp.post("/api/import")
-@csrf.exempt  # JSON only: a cross-site form cannot send application/json
-def api_import():
-    from referee.web.trash import OWNER_HEADER, is_owner
-
+def api_import() -> ResponseReturnValue:
     if not is_owner():
         return refusal(
             403, _("Importing a backup needs the owner PIN (the %(header)s header).", header=OWNER_HEADER)
@@ -347,6 +344,9 @@ def api_import():
     ), 201
 
 
+csrf.exempt(api_import)  # JSON only: a cross-site form cannot send application/json
+
+
 # ----------------------------------------------------------------------------- the backup page
 
 
@@ -357,7 +357,7 @@ def too_large() -> bool:
 IMPORT_ENDPOINTS = ("backup.api_import", "backup.page_import_preview")
 
 
-def allow_imports() -> Any:
+def allow_imports() -> ResponseReturnValue | None:
     """(First of the app's ``before_request``, before anything reads a body.) An import may
     be up to ``IMPORT_MAX_BODY``; a larger one is refused, with the limit, before it is read."""
     if request.endpoint not in IMPORT_ENDPOINTS:
@@ -371,15 +371,17 @@ def allow_imports() -> Any:
 
 
 @bp.record_once
-def _first_before_request(state: Any) -> None:
+def _first_before_request(state: BlueprintSetupState) -> None:
     state.app.before_request_funcs.setdefault(None, []).insert(0, allow_imports)
 
 
 def too_large_sentence() -> str:
-    return _(
-        "A backup to import can be at most %(mb)s MB (a larger one would hold up the tables "
-        "while it is written): nothing was imported; export fewer games at a time.",
-        mb=IMPORT_MAX_BODY // (1024 * 1024),
+    return str(
+        _(
+            "A backup to import can be at most %(mb)s MB (a larger one would hold up the tables "
+            "while it is written): nothing was imported; export fewer games at a time.",
+            mb=IMPORT_MAX_BODY // (1024 * 1024),
+        )
     )
 
 
@@ -392,7 +394,8 @@ class ImportForm(Form):
 
 
 def pending_imports() -> dict[str, dict[str, Any]]:
-    return current_app.extensions.setdefault(PENDING_KEY, {})
+    pending: dict[str, dict[str, Any]] = current_app.extensions.setdefault(PENDING_KEY, {})
+    return pending
 
 
 def backup_page(
@@ -401,9 +404,7 @@ def backup_page(
     token: str | None = None,
     problem: str | None = None,
     status: int = 200,
-):
-    from referee.web.trash import is_owner, owner_pin_hash
-
+) -> ResponseReturnValue:
     return render_template(
         "backup.html",
         summary=summary,
@@ -416,17 +417,13 @@ def backup_page(
 
 
 @bp.get("/backup")
-def page():
+def page() -> ResponseReturnValue:
     return backup_page()
 
 
 @bp.post("/backup/import")
-def page_import_preview():
+def page_import_preview() -> ResponseReturnValue:
     """Read the chosen file and show what it holds; nothing is written yet."""
-    import secrets
-
-    from referee.web.trash import is_owner
-
     if not ImportForm().validate_on_submit():
         return backup_page(problem=_("This page is too old to send: open it again."), status=400)
     if not is_owner():
@@ -458,9 +455,7 @@ def page_import_preview():
 
 
 @bp.post("/backup/import/confirm")
-def page_import_confirm():
-    from referee.web.trash import is_owner
-
+def page_import_confirm() -> ResponseReturnValue:
     if not ImportForm().validate_on_submit():
         return backup_page(problem=_("This page is too old to send: open it again."), status=400)
     if not is_owner():
@@ -486,13 +481,9 @@ def page_import_confirm():
 
 
 @bp.get("/backup/referee.db")
-def database_file():
+def database_file() -> ResponseReturnValue:
     """The whole database as one file (SQLite's online backup API: consistent while plays
     go on, and no ``-wal`` file needed beside it)."""
-    import tempfile
-
-    from referee.store import backup_to
-
     with tempfile.TemporaryDirectory(prefix="referee-backup-") as work:
         target = os.path.join(work, "referee.db")
         backup_to(current_app.config["DATABASE"], target)
@@ -509,75 +500,6 @@ def database_file():
     )
 
 
-# ----------------------------------------------------------------------------- unlock
-
-
-class UnlockForm(Form):
-    pin = PasswordField(
-        _l("Table PIN"),
-        validators=[
-            InputRequired(_l("Enter the table PIN.")),
-            pin_format(_l("A table PIN is 4 to 8 digits.")),
-        ],
-    )
-
-
-def unlocked_games() -> list[str]:
-    value = session.get("unlocked", [])
-    return list(value) if isinstance(value, list) else []
-
-
-def safe_next(target: str | None, game_id: str) -> str:
-    """Only a page of this app (an undo's POST-only address leads back to the game)."""
-    return own_path(target, f"/games/{game_id}")
-
-
-@bp.route("/games/<game_id>/unlock", methods=["GET", "POST"])
-def unlock(game_id: str):
-    try:
-        game = get_store().load(game_id)
-    except GameNotFound:
-        abort(404)
-    form = UnlockForm()
-    target = safe_next(request.values.get("next"), game_id)
-    problem = None
-    status = 200
-    if not game.pin_hash:
-        return render_template(
-            "unlock.html", game=game, form=form, target=target, protected=False, unlocked=True, problem=None
-        )
-    if request.method == "POST":
-        if form.validate_on_submit():
-            attempt = reserve_pin_attempt(game.id)  # counted first: exact however many at once
-            if attempt is None:
-                problem, status = (
-                    _("Too many wrong table PINs for this game: wait a minute and try again."),
-                    429,
-                )
-            elif pin_matches(game.pin_hash, form.pin.data):
-                get_store().forgive_pin_attempt(attempt)
-                session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
-                return redirect(target, code=303)
-            else:
-                problem, status = _("That is not this game's table PIN: nothing was unlocked."), 403
-        else:
-            errors = [e for field in form.errors.values() for e in field]
-            if "csrf_token" in form.errors:
-                problem = _("This page is too old to send (its security token expired): enter the PIN again.")
-            else:
-                problem = str(errors[0]) if errors else _("Enter the table PIN.")
-            status = 400
-    return render_template(
-        "unlock.html",
-        game=game,
-        form=form,
-        target=target,
-        protected=True,
-        unlocked=game.id in unlocked_games(),
-        problem=problem,
-    ), status
-
-
 # ----------------------------------------------------------------------------- errors
 
 
@@ -585,5 +507,5 @@ install_json_refusals(bp, api_paths_only=True)
 
 
 @bp.errorhandler(ImportRefused)
-def _import_refused(error: ImportRefused):
+def _import_refused(error: ImportRefused) -> ResponseReturnValue:
     return refusal(error.status, error.message, error.rule)

@@ -12,6 +12,7 @@ import sqlite3
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, render_template, request
+from flask.typing import ErrorHandlerCallable, ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -67,7 +68,7 @@ def _back_url() -> str | None:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
-def error_page(error: HTTPException):
+def error_page(error: HTTPException) -> ResponseReturnValue:
     """The app's own page for ``error``, with its status code and headers (a 405's Allow)."""
     title, sentence = _sentence(error)
     code = error.code or 500
@@ -93,7 +94,7 @@ def storage_trouble(error: sqlite3.Error) -> str | None:
     return None
 
 
-def storage_answer(error: sqlite3.OperationalError):
+def storage_answer(error: sqlite3.OperationalError) -> ResponseReturnValue:
     """The disk is full, or the database cannot be written: say so, nothing was saved."""
     trouble = storage_trouble(error)
     if trouble is None:
@@ -118,7 +119,7 @@ def storage_answer(error: sqlite3.OperationalError):
     )
 
 
-def unreadable_answer(error: GameUnreadable):
+def unreadable_answer(error: GameUnreadable) -> ResponseReturnValue:
     """A game whose record cannot be replayed: a fault of the stored data, not of the
     request, so a 500, said in a sentence, on this game only."""
     current_app.logger.error("game %s cannot be loaded: %s", error.game_id, error.reason)
@@ -147,7 +148,7 @@ def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False)
     """Answer every refusal raised in ``blueprint`` the API's way: a 4xx with
     ``{"error", "rule"}``. With ``api_paths_only``, its HTTP errors are left to the app's
     handler (referee.web.errors), which answers by path: JSON under /api/, a page elsewhere."""
-    answers = {
+    answers: dict[type[Exception], ErrorHandlerCallable] = {
         ApiError: lambda e: refusal(e.status, e.message, e.rule),
         RuleViolation: lambda e: refusal(422, e.message, e.rule_id),
         BadRequest: lambda e: refusal(400, e.message),
@@ -155,9 +156,9 @@ def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False)
         UnknownRound: lambda e: refusal(404, str(e)),
         VersionConflict: lambda e: refusal(409, str(e)),
         PinRequired: lambda e: refusal(403, e.message),
+        sqlite3.OperationalError: storage_answer,
+        GameUnreadable: unreadable_answer,
     }
-    answers[sqlite3.OperationalError] = storage_answer
-    answers[GameUnreadable] = unreadable_answer
     for kind, answer_with in answers.items():
         blueprint.register_error_handler(kind, answer_with)
     if not api_paths_only:
@@ -166,14 +167,14 @@ def install_json_refusals(blueprint: Blueprint, *, api_paths_only: bool = False)
 
 def init_errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException):
+    def _http_error(error: HTTPException) -> ResponseReturnValue:
         return http_refusal(error) if request.path.startswith("/api/") else error_page(error)
 
     app.register_error_handler(sqlite3.OperationalError, storage_answer)
     app.register_error_handler(GameUnreadable, unreadable_answer)
 
     @app.errorhandler(GameNotFound)
-    def _no_game(error: GameNotFound):
+    def _no_game(error: GameNotFound) -> ResponseReturnValue:
         if request.path.startswith("/api/"):
             return no_game_refusal(error)
         return render_template(

@@ -30,6 +30,7 @@ from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import bad_request
 from referee.rules.options import CHOICE, FLAG, Option
 from referee.tiles import SET_SIZES
+from referee.web.i18n import FORM_MESSAGES, FormMessages
 
 # The page's script names the chosen game's usual set in the reader's language.
 USUAL_SETS = ", ".join(f"{rules.title} {rules.default_set}" for rules in GAMES.values())
@@ -99,9 +100,7 @@ class Form(FlaskForm):
     on one page never share an id."""
 
     class Meta:
-        def get_translations(self, form: Any) -> Any:
-            from referee.web.i18n import FORM_MESSAGES
-
+        def get_translations(self, form: Any) -> FormMessages:
             return FORM_MESSAGES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -20,20 +20,29 @@ without an install step; ``scripts/compile_translations.py --check`` is the stri
 
 from __future__ import annotations
 
+import ast
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from functools import cache
+from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from babel.messages.extract import extract_python
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Blueprint, Flask, abort, has_request_context, redirect, request
+from flask import Blueprint, Flask, abort, has_request_context, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale, lazy_gettext
 from flask_wtf.i18n import translations as wtforms_translations
 
 from referee.rules import GAMES, title
 from referee.rules.base import Phrase
+
+if TYPE_CHECKING:  # pybabel's names for an extractor's arguments (for type checks only)
+    from babel.messages.extract import _Keyword, _PyOptions
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 DOMAIN = "messages"
@@ -99,8 +108,6 @@ def language_name(code: str) -> str:
 
 def lang_url(code: str) -> str:
     """The switcher's link: ``/lang/hi?next=<this page>``."""
-    from flask import url_for
-
     target = request.full_path if has_request_context() else "/"
     if target.endswith("?"):
         target = target[:-1]
@@ -108,7 +115,7 @@ def lang_url(code: str) -> str:
 
 
 @bp.get("/lang/<code>")
-def set_language(code: str):
+def set_language(code: str) -> ResponseReturnValue:
     """Remember the language on this device (a cookie) and go back to the page."""
     if code not in CODES:
         abort(404)
@@ -151,11 +158,6 @@ def translations(lang: str) -> NullTranslations:
 
 
 def _from_po(po: Path) -> NullTranslations:
-    from io import BytesIO
-
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     with po.open("rb") as handle:
         catalog = read_po(handle)
     buffer = BytesIO()
@@ -253,9 +255,6 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
     With ``strict``, a fuzzy or untranslated message is an error (the catalog check).
     Returns the ``.mo`` files written.
     """
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     written = []
     problems = []
     for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
@@ -317,7 +316,7 @@ class FormMessages:
             ours = translations(lang).gettext(string)
             if ours != string:
                 return ours
-        return wtforms_translations.gettext(string)
+        return str(wtforms_translations.gettext(string))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         lang = current_lang()
@@ -325,7 +324,7 @@ class FormMessages:
             ours = translations(lang).ngettext(singular, plural, n)
             if ours not in (singular, plural):
                 return ours
-        return wtforms_translations.ngettext(singular, plural, n)
+        return str(wtforms_translations.ngettext(singular, plural, n))
 
 
 FORM_MESSAGES = FormMessages()
@@ -356,7 +355,7 @@ def translate_form(form: Any, lang: str | None = None) -> Any:
     return form
 
 
-def _all_fields(form: Any):
+def _all_fields(form: Any) -> Iterator[Any]:
     for field in form:
         yield field
         for entry in getattr(field, "entries", None) or ():  # FieldList / FormField entries
@@ -366,20 +365,17 @@ def _all_fields(form: Any):
                 yield entry
 
 
-def extract_forms(fileobj, keywords, comment_tags, options):
+def extract_forms(
+    fileobj: IO[bytes], keywords: Mapping[str, _Keyword], comment_tags: Collection[str], options: _PyOptions
+) -> Iterator[tuple[object, ...]]:
     """pybabel extractor for the form modules: the usual Python extraction, plus the
     English labels of WTForms fields (first argument of ``…Field(…)``), their ``choices``
     labels and module-level choice lists (``[("value", "Label"), …]``)."""
-    import ast
-    from io import BytesIO
-
-    from babel.messages.extract import extract_python
-
     source = fileobj.read()
     yield from extract_python(BytesIO(source), keywords, comment_tags, options)
     tree = ast.parse(source.decode(options.get("encoding", "utf-8")))
 
-    def text(node):
+    def text(node: ast.expr) -> str | None:
         if (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
@@ -388,7 +384,7 @@ def extract_forms(fileobj, keywords, comment_tags, options):
             return node.value
         return None
 
-    def choice_labels(node):
+    def choice_labels(node: ast.expr) -> Iterator[tuple[int, str]]:
         if isinstance(node, (ast.List, ast.Tuple)):
             for item in node.elts:
                 if isinstance(item, ast.Tuple) and len(item.elts) >= 2:

@@ -4,6 +4,9 @@ It is exact: request schemas accept what the API accepts (a ``null`` optional fi
 same as a missing one), and every answer of every endpoint — refusals included — is
 described. ``tests/reliability/test_openapi.py`` runs Schemathesis against it and checks
 that every ``/api`` route of the app is in it.
+
+What the games declare (their keys, options, action types, round ends, modes) is read from
+``referee.rules`` and ``referee.match``; the small builders below spell the rest once.
 """
 
 from __future__ import annotations
@@ -12,39 +15,69 @@ from copy import deepcopy
 from functools import lru_cache
 from typing import Any
 
+from referee.match import MODES
 from referee.rules import GAMES
+from referee.rules.base import ACTION_TYPES, EndReason
 from referee.rules.options import CHOICE, FLAG, Option
 
-TILE_PATTERN = r"^\s*[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}\s*$"
-TILE = {
-    "type": "string",
-    "pattern": TILE_PATTERN,
-    "example": "5-12",
-    "description": 'A tile as two pip values, either order: "5-12" = "12-5".',
-}
-CANONICAL_TILE = {
-    "type": "string",
-    "pattern": r"^[0-9]{1,2}-[0-9]{1,2}$",
-    "example": "5-12",
-    "description": "A tile as the API writes it: the smaller half first.",
-}
-NAME = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 40,
-    "pattern": r"^[^<>\x00-\x1f\x7f]*$",
-    "description": "A player name: 1–40 characters (after trimming spaces), any script; no '<' or '>', "
-    "no control or format characters (400).",
-}
-ERROR = {
-    "type": "object",
-    "required": ["error", "rule"],
-    "properties": {
-        "error": {"type": "string", "minLength": 1, "description": "One sentence for a person."},
-        "rule": {"type": ["string", "null"], "description": "Rule id from RULES.md, or null."},
-        "rule_text": {"type": "string", "description": "The rule's text, when the refusal names one."},
-    },
-}
+Schema = dict[str, Any]  # a JSON schema, or any other part of the document
+
+# ----------------------------------------------------------------------------- builders
+
+
+def of(kind: str | list[str], **keywords: Any) -> Schema:
+    return {"type": kind, **keywords}
+
+
+def maybe(kind: str, **keywords: Any) -> Schema:  # kind, or null
+    return of([kind, "null"], **keywords)
+
+
+def array(items: Schema, **keywords: Any) -> Schema:
+    return {"type": "array", "items": items, **keywords}
+
+
+def obj(
+    properties: Schema, *required: str, closed: bool = False, kind: Any = "object", **more: Any
+) -> Schema:
+    """An object with these ``properties`` (``required`` among them); ``closed``: no others."""
+    schema: Schema = {"type": kind}
+    if required:
+        schema["required"] = list(required)
+    if closed:
+        schema["additionalProperties"] = False
+    return {**schema, "properties": properties, **more}
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_content(schema: Schema) -> Schema:
+    return {"application/json": {"schema": schema}}
+
+
+def strings(*values: str) -> Schema:
+    return of("string", enum=list(values))
+
+
+def nullable(schema: Schema) -> Schema:
+    """``schema`` that also accepts null (an optional field sent as null)."""
+    schema = deepcopy(schema)
+    types = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
+    schema["type"] = types if "null" in types else [*types, "null"]
+    if "enum" in schema and None not in schema["enum"]:
+        schema["enum"] = [*schema["enum"], None]
+    return schema
+
+
+STRING, INTEGER, BOOLEAN = of("string"), of("integer"), of("boolean")
+STRINGS = array(STRING)
+INTS = of("object", additionalProperties=INTEGER)
+STAMP = maybe("string", minLength=1, maxLength=40)
+
+# ----------------------------------------------------------------------------- answers
+
 REFUSALS = {
     400: "Malformed body or wrong types",
     403: "The game is protected by a table PIN",
@@ -57,70 +90,85 @@ REFUSALS = {
 }
 
 
-def _refusals(*codes: int) -> dict[str, Any]:
-    return {
-        str(code): {
-            "description": REFUSALS[code],
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-        for code in codes
-    }
+def _refusal(description: str) -> Schema:
+    return {"description": description, "content": json_content(ref("Error"))}
 
 
-def _json(schema_ref: str, description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    answer: dict[str, Any] = {
-        "description": description,
-        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}},
-    }
+def _refusals(*codes: int) -> Schema:
+    return {str(code): _refusal(REFUSALS[code]) for code in codes}
+
+
+def _json(schema_ref: str, description: str, headers: Schema | None = None) -> Schema:
+    answer: Schema = {"description": description, "content": json_content(ref(schema_ref))}
     if headers:
         answer["headers"] = headers
     return answer
 
 
-def _body(ref: str) -> dict[str, Any]:
-    return {
-        "required": True,
-        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}},
-    }
+def _body(ref_name: str) -> Schema:
+    return {"required": True, "content": json_content(ref(ref_name))}
 
 
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    schema = deepcopy(schema)
-    types = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
-    schema["type"] = types if "null" in types else [*types, "null"]
-    if "enum" in schema and None not in schema["enum"]:
-        schema["enum"] = [*schema["enum"], None]
-    return schema
-
-
-LOCATION = {"Location": {"description": "The game's address in the API", "schema": {"type": "string"}}}
+LOCATION = {"Location": {"description": "The game's address in the API", "schema": STRING}}
 ATTACHMENT = {
     "Content-Disposition": {
         "description": 'attachment; filename="…json"',
-        "schema": {"type": "string", "pattern": "^attachment"},
+        "schema": of("string", pattern="^attachment"),
     }
 }
-INTS = {"type": "object", "additionalProperties": {"type": "integer"}}
-ROUND_END = {
-    "type": ["object", "null"],
-    "required": ["reason", "player"],
-    "properties": {
-        "reason": {"type": "string", "enum": ["domino", "blocked", "fish", "table"]},
-        "player": {"type": ["string", "null"]},
+CHANGE_REFUSED = (400, 403, 404, 409, 413, 415, 422)
+
+# ----------------------------------------------------------------------------- schemas
+
+TILE = of(
+    "string",
+    pattern=r"^\s*[0-9]{1,2}\s*[-|:/]\s*[0-9]{1,2}\s*$",
+    example="5-12",
+    description='A tile as two pip values, either order: "5-12" = "12-5".',
+)
+CANONICAL_TILE = of(
+    "string",
+    pattern=r"^[0-9]{1,2}-[0-9]{1,2}$",
+    example="5-12",
+    description="A tile as the API writes it: the smaller half first.",
+)
+NAME = of(
+    "string",
+    minLength=1,
+    maxLength=40,
+    pattern=r"^[^<>\x00-\x1f\x7f]*$",
+    description="A player name: 1–40 characters (after trimming spaces), any script; no '<' or '>', "
+    "no control or format characters (400).",
+)
+ERROR = obj(
+    {
+        "error": of("string", minLength=1, description="One sentence for a person."),
+        "rule": maybe("string", description="Rule id from RULES.md, or null."),
+        "rule_text": of("string", description="The rule's text, when the refusal names one."),
     },
-}
-STRINGS = {"type": "array", "items": {"type": "string"}}
+    "error",
+    "rule",
+)
+PIN = maybe("string", pattern="^[0-9]{4,8}$")
+GAME_KEY = strings(*GAMES)
+GAME_STATUS = strings("playing", "finished")
+ROUND_END = obj(
+    {"reason": strings(*(str(reason) for reason in EndReason)), "player": maybe("string")},
+    "reason",
+    "player",
+    kind=["object", "null"],
+)
 
 
-def option_schema(option: Option, sets: tuple[int, ...]) -> dict[str, Any]:
+def option_schema(option: Option, sets: tuple[int, ...]) -> Schema:
     """The JSON schema of a declared option (``referee.rules.options``)."""
-    schema: dict[str, Any]
+    schema: Schema
     if option.kind == FLAG:
-        schema = {"type": "boolean"}
+        schema = of("boolean")
     elif option.kind == CHOICE:
-        schema = {"type": "integer" if option.numeric else "string", "enum": list(option.values)}
+        schema = of("integer" if option.numeric else "string", enum=list(option.values))
     else:
-        schema = {"type": "integer"}
+        schema = of("integer")
         if option.low is not None:
             schema["minimum"] = option.low
         high = option.upper(max(sets))
@@ -139,209 +187,310 @@ GAME_OPTIONS = {
 }
 
 
-def _new_game(game: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "required": ["game", "players"],
-        "additionalProperties": False,
-        "properties": {
+PLAYERS_ORDER = "Names in turn order, unique (ignoring case)."
+
+
+def _new_game(game: str) -> Schema:
+    options = {key: nullable(value) for key, value in GAME_OPTIONS[game].items()}
+    players = array(NAME, minItems=1, maxItems=30, uniqueItems=True, description=PLAYERS_ORDER)
+    return obj(
+        {
             "game": {"const": game},
-            "players": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 30,
-                "uniqueItems": True,
-                "items": NAME,
-                "description": "Names in turn order, unique (ignoring case).",
-            },
-            "set": {"type": "integer", "description": "The highest pip of the set (12, 9, 6 by default)."},
-            "mode": {"type": "string", "enum": ["referee", "scores"]},
+            "players": players,
+            "set": of("integer", description="The highest pip of the set (12, 9, 6 by default)."),
+            "mode": strings(*MODES),
             "options": {
                 "type": ["object", "null"],
                 "additionalProperties": False,
                 "description": "Every option is optional; null means the default.",
-                "properties": {key: _nullable(value) for key, value in GAME_OPTIONS[game].items()},
+                "properties": options,
             },
             "pin": {
-                "type": ["string", "null"],
-                "pattern": "^[0-9]{4,8}$",
+                **PIN,
                 "description": "An optional table PIN: without it others may watch but not change the game.",
             },
         },
-    }
-
-
-GAME_STATE = {
-    "type": "object",
-    "required": [
-        "id",
         "game",
-        "mode",
-        "set",
         "players",
-        "options",
-        "version",
-        "status",
-        "round",
-        "rounds",
-        "totals",
-        "winners",
-        "created",
-    ],
-    "properties": {
-        "id": {"type": "string"},
-        "game": {"type": "string", "enum": list(GAMES)},
-        "mode": {"type": "string", "enum": ["referee", "scores"]},
-        "set": {"type": "integer"},
+        closed=True,
+    )
+
+
+CURRENT_ROUND = obj(
+    {
+        "number": of("integer", minimum=1),
+        "double": maybe("string"),
+        "status": strings("playing", "scoring", "done"),
+        "turn": maybe("string"),
+        "boneyard": maybe("integer", minimum=0),
+        "hands": maybe("object", additionalProperties=of("integer", minimum=0)),
+        "end": ROUND_END,
+        "reminders": array(obj({"rule": STRING, "text": STRING}, "rule", "text")),
+        "trains": of(
+            "object",
+            description="mexican-train: every train, the engine not included",
+            additionalProperties=obj(
+                {"tiles": STRINGS, "open": INTEGER, "marker": BOOLEAN}, "tiles", "open", "marker"
+            ),
+        ),
+        "open_doubles": STRINGS,
+        "open_ends": array(obj({"on": STRING, "value": INTEGER}, "on", "value")),
+        "foot": obj({"double": STRING, "toes": INTEGER}, kind=["object", "null"]),
+        "ends": array(INTEGER),
+    },
+    *("number", "double", "status", "turn", "boneyard", "hands", "end"),
+)
+PLAYED_ROUND = obj(
+    {
+        "number": of("integer", minimum=1),
+        "double": maybe("string"),
+        "points": INTS,
+        "end": ROUND_END,
+        "team_points": array(INTEGER),
+    },
+    *("number", "double", "points", "end"),
+)
+TEAM = obj({"players": STRINGS, "total": INTEGER, "remembered": INTEGER})
+GAME_STATE = obj(
+    {
+        "id": STRING,
+        "game": GAME_KEY,
+        "mode": strings(*MODES),
+        "set": INTEGER,
         "players": STRINGS,
-        "options": {"type": "object"},
-        "version": {"type": "integer", "minimum": 1},
-        "status": {"type": "string", "enum": ["playing", "finished"]},
-        "created": {"type": "string"},
-        "round": {
-            "type": "object",
-            "required": ["number", "double", "status", "turn", "boneyard", "hands", "end"],
-            "properties": {
-                "number": {"type": "integer", "minimum": 1},
-                "double": {"type": ["string", "null"]},
-                "status": {"type": "string", "enum": ["playing", "scoring", "done"]},
-                "turn": {"type": ["string", "null"]},
-                "boneyard": {"type": ["integer", "null"], "minimum": 0},
-                "hands": {
-                    "type": ["object", "null"],
-                    "additionalProperties": {"type": "integer", "minimum": 0},
-                },
-                "end": ROUND_END,
-                "reminders": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["rule", "text"],
-                        "properties": {"rule": {"type": "string"}, "text": {"type": "string"}},
-                    },
-                },
-                "trains": {
-                    "type": "object",
-                    "description": "mexican-train: every train, the engine not included",
-                    "additionalProperties": {
-                        "type": "object",
-                        "required": ["tiles", "open", "marker"],
-                        "properties": {
-                            "tiles": STRINGS,
-                            "open": {"type": "integer"},
-                            "marker": {"type": "boolean"},
-                        },
-                    },
-                },
-                "open_doubles": {"type": "array", "items": {"type": "string"}},
-                "open_ends": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["on", "value"],
-                        "properties": {"on": {"type": "string"}, "value": {"type": "integer"}},
-                    },
-                },
-                "foot": {
-                    "type": ["object", "null"],
-                    "properties": {"double": {"type": "string"}, "toes": {"type": "integer"}},
-                },
-                "ends": {"type": "array", "items": {"type": "integer"}},
-            },
-        },
-        "rounds": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["number", "double", "points", "end"],
-                "properties": {
-                    "number": {"type": "integer", "minimum": 1},
-                    "double": {"type": ["string", "null"]},
-                    "points": INTS,
-                    "end": ROUND_END,
-                    "team_points": {"type": "array", "items": {"type": "integer"}},
-                },
-            },
-        },
+        "options": of("object"),
+        "version": of("integer", minimum=1),
+        "status": GAME_STATUS,
+        "created": STRING,
+        "round": CURRENT_ROUND,
+        "rounds": array(PLAYED_ROUND),
         "totals": INTS,
         "winners": STRINGS,
-        "round_count": {"type": ["integer", "null"]},
+        "round_count": maybe("integer"),
         "rules_in_force": STRINGS,
-        "tie_break": {"type": "string"},
+        "tie_break": STRING,
         "remembered": INTS,
-        "pot": {"type": "integer"},
+        "pot": INTEGER,
         "goats": STRINGS,
         "rating": INTS,
-        "left": {"type": ["string", "null"]},
-        "teams": {
-            "type": "array",
-            "description": "kz.teams: each team's players, booked total and remembered points.",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "players": STRINGS,
-                    "total": {"type": "integer"},
-                    "remembered": {"type": "integer"},
-                },
+        "left": maybe("string"),
+        "teams": array(
+            TEAM, description="kz.teams: each team's players, booked total and remembered points."
+        ),
+    },
+    *("id", "game", "mode", "set", "players", "options", "version", "status", "round", "rounds"),
+    *("totals", "winners", "created"),
+)
+ACTION_KINDS = [str(kind) for kind in ACTION_TYPES]
+ACTION = obj(
+    {
+        "type": strings(*ACTION_KINDS),
+        "player": maybe("string", description="Needed by every type but undo."),
+        "tile": nullable(TILE),
+        "on": nullable(TILE),
+        "train": maybe("string", description='mexican-train: a player or "mexican".'),
+        "version": of("integer", description="409 unless the game is at this version."),
+    },
+    "type",
+    closed=True,
+    anyOf=[
+        {"properties": {"type": {"const": "undo"}}},
+        {
+            "required": ["player"],
+            "properties": {
+                "type": {"enum": [kind for kind in ACTION_KINDS if kind not in ("play", "undo")]},
+                "player": STRING,
             },
         },
+        {
+            "required": ["player", "tile"],
+            "properties": {"type": {"const": "play"}, "player": STRING, "tile": TILE},
+        },
+    ],
+)
+HANDS = obj(
+    {
+        "hands": of(
+            "object",
+            description="One entry per player: tiles left, or points.",
+            additionalProperties={"oneOf": [array(TILE), of("integer", minimum=0)]},
+        ),
+        "markers": array(
+            STRING,
+            description="Score pad with a marker penalty (mt.house.marker): the players "
+            "whose trains carried a marker when the round ended.",
+        ),
+        "version": INTEGER,
     },
+    "hands",
+    closed=True,
+)
+LISTED_GAME = obj(
+    {"id": STRING, "game": GAME_KEY, "players": STRINGS, "status": GAME_STATUS, "created": STRING},
+    *("id", "game", "players", "status", "created"),
+)
+EVENT = obj(
+    {
+        "version": of("integer", minimum=1),
+        "kind": strings("create", "action", "hands"),
+        "payload": of(
+            "object",
+            description='create: the game\'s settings; action: the action; hands: {"round": n, "hands": {…}}',
+        ),
+        "created": STAMP,
+    },
+    *("version", "kind", "payload"),
+    closed=True,
+)
+EXPORTED_GAME = obj(
+    {
+        "id": of("string", pattern="^[A-Za-z0-9_-]{1,64}$"),
+        "created": STAMP,
+        "protected": of("boolean", description="The game has a table PIN."),
+        "pin_hash": of(
+            "string",
+            pattern="^[0-9a-f]{16}\\$[0-9a-f]{64}$",
+            description="The table PIN's salted hash (never the PIN): a restore keeps the protection.",
+        ),
+        "pin": {**PIN, "description": "Import only: a table PIN for the imported game."},
+        "events": array(ref("Event"), minItems=1),
+    },
+    "id",
+    "events",
+    closed=True,
+)
+ENVELOPE = {"format": {"const": "domino-referee"}, "format_version": {"const": 1}, "exported": STRING}
+IMPORTED_GAME = obj(
+    {"id": STRING, "version": INTEGER, "game": STRING, "status": STRING, "protected": BOOLEAN},
+    *("id", "version", "game", "status"),
+)
+RULE = obj({"id": STRING, "text": STRING}, "id", "text")
+
+SCHEMAS = {
+    "Error": ERROR,
+    "Tile": TILE,
+    "NewGame": {
+        "oneOf": [_new_game(game) for game in GAME_OPTIONS],
+        "description": "A new game; `set` and `options` depend on the game (API.md).",
+    },
+    "Action": ACTION,
+    "Hands": HANDS,
+    "GameState": GAME_STATE,
+    "GameList": obj({"games": array(LISTED_GAME)}, "games"),
+    "Event": EVENT,
+    "EventList": obj({"events": array(ref("Event"))}, "events"),
+    "Export": obj(
+        {**ENVELOPE, "games": array(ref("ExportedGame"))}, *("format", "format_version", "exported", "games")
+    ),
+    "ExportedGame": EXPORTED_GAME,
+    "Import": obj({**ENVELOPE, "games": array(ref("ExportedGame"), minItems=1)}, "games", closed=True),
+    "Imported": obj({"imported": array(IMPORTED_GAME)}, "imported"),
+    "RuleBook": obj({"game": STRING, "rules": array(RULE)}, "game", "rules"),
 }
 
-EVENT = {
-    "type": "object",
-    "required": ["version", "kind", "payload"],
-    "additionalProperties": False,
-    "properties": {
-        "version": {"type": "integer", "minimum": 1},
-        "kind": {"type": "string", "enum": ["create", "action", "hands"]},
-        "payload": {
-            "type": "object",
-            "description": "create: the game's settings; action: the action; "
-            'hands: {"round": n, "hands": {…}}',
-        },
-        "created": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
-    },
+# ----------------------------------------------------------------------------- paths
+
+
+def parameter(name: str, schema: Schema, where: str = "path", **keywords: Any) -> Schema:
+    return {"name": name, "in": where, "required": where == "path", "schema": schema, **keywords}
+
+
+GAME_ID = parameter("game_id", STRING)
+ROUND = parameter("number", of("string", pattern="^[0-9]+$"), description="The round number (1 …).")
+TABLE_PIN = parameter(
+    "X-Table-Pin",
+    STRING,
+    "header",
+    description="The game's table PIN (needed to change a protected game unless this "
+    "browser unlocked it at /games/{game_id}/unlock).",
+)
+# Every operation, in the document's order: its method, its path and its summary.
+OPERATIONS = {
+    "listGames": "GET /api/games List games",
+    "createGame": "POST /api/games Create a game",
+    "getGame": "GET /api/games/{game_id} Game state",
+    "deleteGame": "DELETE /api/games/{game_id} Move the game to the trash (restorable there for 30 days)",
+    "postAction": "POST /api/games/{game_id}/actions Log an action (referee mode), undo, or leave (kozel)",
+    "postHands": "POST /api/games/{game_id}/rounds/{number}/hands Enter (or correct) the hands left of a round",
+    "getEvents": "GET /api/games/{game_id}/events The game's history of accepted changes",
+    "getScoresheet": "GET /api/games/{game_id}/scoresheet.csv "
+    "Scoresheet as CSV: a row per round, a column per player, a totals row",
+    "exportGame": "GET /api/games/{game_id}/export Back up one game: its event log, as a JSON download",
+    "exportAll": "GET /api/export Back up every game, as a JSON download",
+    "importGames": "POST /api/import Restore games from an export: each is replayed through the rules, "
+    "all or nothing; ids that exist already are refused (409)",
+    "getRules": "GET /api/rules/{game} The rule book of a game",
+    "getOpenApi": "GET /api/openapi.json This document",
+    # the photo reading and the hand check: they read and check, never write
+    "readHandPhoto": "POST /api/games/{game_id}/rounds/{number}/photo "
+    "Read the tiles of a hand from a photo (changes nothing)",
+    "checkHand": "POST /api/games/{game_id}/rounds/{number}/check "
+    "Check one hand before it is saved: its points and warnings (changes nothing)",
 }
 
-EXPORTED_GAME = {
-    "type": "object",
-    "required": ["id", "events"],
-    "additionalProperties": False,
-    "properties": {
-        "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
-        "created": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
-        "protected": {
-            "type": "boolean",
-            "description": "The game has a table PIN.",
-        },
-        "pin_hash": {
-            "type": "string",
-            "pattern": "^[0-9a-f]{16}\\$[0-9a-f]{64}$",
-            "description": "The table PIN's salted hash (never the PIN): a restore keeps the protection.",
-        },
-        "pin": {
-            "type": ["string", "null"],
-            "pattern": "^[0-9]{4,8}$",
-            "description": "Import only: a table PIN for the imported game.",
-        },
-        "events": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Event"}},
-    },
-}
+
+def _paths() -> Schema:
+    paths: Schema = {}
+
+    def add(
+        operation_id: str,
+        answer: tuple[str, Schema],
+        refused: tuple[int, ...] = (),
+        parameters: list[Schema] | None = None,
+        body: Schema | None = None,
+    ) -> None:
+        """One operation: its success ``answer`` (status, answer) and the ``refused`` codes."""
+        method, path, summary = OPERATIONS[operation_id].split(" ", 2)
+        described: Schema = {"summary": summary, "operationId": operation_id}
+        if parameters:
+            described["parameters"] = parameters
+        if body:
+            described["requestBody"] = body
+        status, ok = answer
+        paths.setdefault(path, {})[method.lower()] = {
+            **described,
+            "responses": {status: ok, **_refusals(*refused)},
+        }
+
+    game, changed = [GAME_ID], ("200", _json("GameState", "The new state", LOCATION))
+    export = ("200", _json("Export", "The export", ATTACHMENT))
+    csv = {"description": "CSV", "headers": ATTACHMENT, "content": {"text/csv": {"schema": STRING}}}
+    schema = of("object", required=["openapi", "info", "paths"])
+    add("listGames", ("200", _json("GameList", "The games")))
+    add(
+        "createGame",
+        ("201", _json("GameState", "The new game", LOCATION)),
+        (400, 413, 415, 422),
+        body=_body("NewGame"),
+    )
+    add("getGame", ("200", _json("GameState", "The game", LOCATION)), (404,), game)
+    add("deleteGame", ("204", {"description": "The game is in the trash"}), (403, 404), [GAME_ID, TABLE_PIN])
+    add("postAction", changed, CHANGE_REFUSED, [GAME_ID, TABLE_PIN], _body("Action"))
+    add("postHands", changed, CHANGE_REFUSED, [GAME_ID, ROUND, TABLE_PIN], _body("Hands"))
+    add("getEvents", ("200", _json("EventList", "Events, oldest first")), (404,), game)
+    add("getScoresheet", ("200", csv), (404,), game)
+    add("exportGame", export, (404,), game)
+    add("exportAll", export)
+    add(
+        "importGames",
+        ("201", _json("Imported", "The games created")),
+        (400, 409, 413, 415, 422),
+        body=_body("Import"),
+    )
+    add("getRules", ("200", _json("RuleBook", "Rules")), (404,), [parameter("game", STRING)])
+    add("getOpenApi", ("200", {"description": "OpenAPI 3.1", "content": json_content(schema)}))
+    photo = of("string", format="binary", description="A JPEG, PNG or HEIC photo, at most 20 MB.")
+    form = obj({"photo": photo, "player": of("string", description="Whose hand it is.")}, "photo")
+    upload = {"required": True, "content": {"multipart/form-data": {"schema": form}}}
+    read = ("200", _json("PhotoReading", "The tiles read, their points and the referee's warnings"))
+    add("readHandPhoto", read, (400, 404, 413, 415, 422), [GAME_ID, ROUND], upload)
+    checked = ("200", _json("HandCheckAnswer", "The hand's points and the referee's warnings"))
+    add("checkHand", checked, (400, 404, 415, 422), [GAME_ID, ROUND], _body("HandCheck"))
+    return paths
 
 
 @lru_cache(maxsize=1)
-def openapi_document() -> dict[str, Any]:
-    game_id = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    pin = {
-        "name": "X-Table-Pin",
-        "in": "header",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "The game's table PIN (needed to change a protected game unless this "
-        "browser unlocked it at /games/{game_id}/unlock).",
-    }
-    change_refusals = _refusals(400, 403, 404, 409, 413, 415, 422)
+def openapi_document() -> Schema:
     document = {
         "openapi": "3.1.0",
         "info": {
@@ -350,330 +499,19 @@ def openapi_document() -> dict[str, Any]:
             "description": "Referee and score pad for Mexican Train, Chicken Foot and Kozel. "
             "A refusal changes nothing.",
         },
-        "paths": {
-            "/api/games": {
-                "get": {
-                    "summary": "List games",
-                    "operationId": "listGames",
-                    "responses": {"200": _json("GameList", "The games")},
-                },
-                "post": {
-                    "summary": "Create a game",
-                    "operationId": "createGame",
-                    "requestBody": _body("NewGame"),
-                    "responses": {
-                        "201": _json("GameState", "The new game", LOCATION),
-                        **_refusals(400, 413, 415, 422),
-                    },
-                },
-            },
-            "/api/games/{game_id}": {
-                "get": {
-                    "summary": "Game state",
-                    "operationId": "getGame",
-                    "parameters": [game_id],
-                    "responses": {"200": _json("GameState", "The game", LOCATION), **_refusals(404)},
-                },
-                "delete": {
-                    "summary": "Move the game to the trash (restorable there for 30 days)",
-                    "operationId": "deleteGame",
-                    "parameters": [game_id, pin],
-                    "responses": {"204": {"description": "The game is in the trash"}, **_refusals(403, 404)},
-                },
-            },
-            "/api/games/{game_id}/actions": {
-                "post": {
-                    "summary": "Log an action (referee mode), undo, or leave (kozel)",
-                    "operationId": "postAction",
-                    "parameters": [game_id, pin],
-                    "requestBody": _body("Action"),
-                    "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals},
-                },
-            },
-            "/api/games/{game_id}/rounds/{number}/hands": {
-                "post": {
-                    "summary": "Enter (or correct) the hands left of a round",
-                    "operationId": "postHands",
-                    "parameters": [
-                        game_id,
-                        {
-                            "name": "number",
-                            "in": "path",
-                            "required": True,
-                            "schema": {"type": "string", "pattern": "^[0-9]+$"},
-                            "description": "The round number (1 …).",
-                        },
-                        pin,
-                    ],
-                    "requestBody": _body("Hands"),
-                    "responses": {"200": _json("GameState", "The new state", LOCATION), **change_refusals},
-                },
-            },
-            "/api/games/{game_id}/events": {
-                "get": {
-                    "summary": "The game's history of accepted changes",
-                    "operationId": "getEvents",
-                    "parameters": [game_id],
-                    "responses": {"200": _json("EventList", "Events, oldest first"), **_refusals(404)},
-                },
-            },
-            "/api/games/{game_id}/scoresheet.csv": {
-                "get": {
-                    "summary": "Scoresheet as CSV: a row per round, a column per player, a totals row",
-                    "operationId": "getScoresheet",
-                    "parameters": [game_id],
-                    "responses": {
-                        "200": {
-                            "description": "CSV",
-                            "headers": ATTACHMENT,
-                            "content": {"text/csv": {"schema": {"type": "string"}}},
-                        },
-                        **_refusals(404),
-                    },
-                },
-            },
-            "/api/games/{game_id}/export": {
-                "get": {
-                    "summary": "Back up one game: its event log, as a JSON download",
-                    "operationId": "exportGame",
-                    "parameters": [game_id],
-                    "responses": {"200": _json("Export", "The export", ATTACHMENT), **_refusals(404)},
-                },
-            },
-            "/api/export": {
-                "get": {
-                    "summary": "Back up every game, as a JSON download",
-                    "operationId": "exportAll",
-                    "responses": {"200": _json("Export", "The export", ATTACHMENT)},
-                },
-            },
-            "/api/import": {
-                "post": {
-                    "summary": "Restore games from an export: each is replayed through the rules, "
-                    "all or nothing; ids that exist already are refused (409)",
-                    "operationId": "importGames",
-                    "requestBody": _body("Import"),
-                    "responses": {
-                        "201": _json("Imported", "The games created"),
-                        **_refusals(400, 409, 413, 415, 422),
-                    },
-                },
-            },
-            "/api/rules/{game}": {
-                "get": {
-                    "summary": "The rule book of a game",
-                    "operationId": "getRules",
-                    "parameters": [
-                        {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
-                    ],
-                    "responses": {"200": _json("RuleBook", "Rules"), **_refusals(404)},
-                },
-            },
-            "/api/openapi.json": {
-                "get": {
-                    "summary": "This document",
-                    "operationId": "getOpenApi",
-                    "responses": {
-                        "200": {
-                            "description": "OpenAPI 3.1",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"type": "object", "required": ["openapi", "info", "paths"]}
-                                }
-                            },
-                        }
-                    },
-                },
-            },
-        },
-        "components": {
-            "schemas": {
-                "Error": ERROR,
-                "Tile": TILE,
-                "NewGame": {
-                    "oneOf": [_new_game(game) for game in GAME_OPTIONS],
-                    "description": "A new game; `set` and `options` depend on the game (API.md).",
-                },
-                "Action": {
-                    "type": "object",
-                    "required": ["type"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "type": {
-                            "type": "string",
-                            "enum": ["play", "draw", "pass", "end", "start", "leave", "undo"],
-                        },
-                        "player": {
-                            "type": ["string", "null"],
-                            "description": "Needed by every type but undo.",
-                        },
-                        "tile": _nullable(TILE),
-                        "on": _nullable(TILE),
-                        "train": {
-                            "type": ["string", "null"],
-                            "description": 'mexican-train: a player or "mexican".',
-                        },
-                        "version": {
-                            "type": "integer",
-                            "description": "409 unless the game is at this version.",
-                        },
-                    },
-                    "anyOf": [
-                        {"properties": {"type": {"const": "undo"}}},
-                        {
-                            "required": ["player"],
-                            "properties": {
-                                "type": {"enum": ["draw", "pass", "end", "start", "leave"]},
-                                "player": {"type": "string"},
-                            },
-                        },
-                        {
-                            "required": ["player", "tile"],
-                            "properties": {
-                                "type": {"const": "play"},
-                                "player": {"type": "string"},
-                                "tile": TILE,
-                            },
-                        },
-                    ],
-                },
-                "Hands": {
-                    "type": "object",
-                    "required": ["hands"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "hands": {
-                            "type": "object",
-                            "description": "One entry per player: tiles left, or points.",
-                            "additionalProperties": {
-                                "oneOf": [{"type": "array", "items": TILE}, {"type": "integer", "minimum": 0}]
-                            },
-                        },
-                        "markers": {
-                            "type": "array",
-                            "items": {"type": "string"},
-                            "description": "Score pad with a marker penalty (mt.house.marker): the players "
-                            "whose trains carried a marker when the round ended.",
-                        },
-                        "version": {"type": "integer"},
-                    },
-                },
-                "GameState": GAME_STATE,
-                "GameList": {
-                    "type": "object",
-                    "required": ["games"],
-                    "properties": {
-                        "games": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["id", "game", "players", "status", "created"],
-                                "properties": {
-                                    "id": {"type": "string"},
-                                    "game": {
-                                        "type": "string",
-                                        "enum": list(GAMES),
-                                    },
-                                    "players": STRINGS,
-                                    "status": {"type": "string", "enum": ["playing", "finished"]},
-                                    "created": {"type": "string"},
-                                },
-                            },
-                        }
-                    },
-                },
-                "Event": EVENT,
-                "EventList": {
-                    "type": "object",
-                    "required": ["events"],
-                    "properties": {
-                        "events": {"type": "array", "items": {"$ref": "#/components/schemas/Event"}}
-                    },
-                },
-                "Export": {
-                    "type": "object",
-                    "required": ["format", "format_version", "exported", "games"],
-                    "properties": {
-                        "format": {"const": "domino-referee"},
-                        "format_version": {"const": 1},
-                        "exported": {"type": "string"},
-                        "games": {"type": "array", "items": {"$ref": "#/components/schemas/ExportedGame"}},
-                    },
-                },
-                "ExportedGame": EXPORTED_GAME,
-                "Import": {
-                    "type": "object",
-                    "required": ["games"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "format": {"const": "domino-referee"},
-                        "format_version": {"const": 1},
-                        "exported": {"type": "string"},
-                        "games": {
-                            "type": "array",
-                            "minItems": 1,
-                            "items": {"$ref": "#/components/schemas/ExportedGame"},
-                        },
-                    },
-                },
-                "Imported": {
-                    "type": "object",
-                    "required": ["imported"],
-                    "properties": {
-                        "imported": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["id", "version", "game", "status"],
-                                "properties": {
-                                    "id": {"type": "string"},
-                                    "version": {"type": "integer"},
-                                    "game": {"type": "string"},
-                                    "status": {"type": "string"},
-                                    "protected": {"type": "boolean"},
-                                },
-                            },
-                        }
-                    },
-                },
-                "RuleBook": {
-                    "type": "object",
-                    "required": ["game", "rules"],
-                    "properties": {
-                        "game": {"type": "string"},
-                        "rules": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["id", "text"],
-                                "properties": {"id": {"type": "string"}, "text": {"type": "string"}},
-                            },
-                        },
-                    },
-                },
-            }
-        },
+        "paths": _paths(),
+        "components": {"schemas": {**deepcopy(SCHEMAS), **photo_schemas()}},
     }
-    add_photo_paths(document, game_id)
     add_server_answers(document)
     return document
 
 
+# ----------------------------------------------------------------------------- server's answers
+
 # The answers that come from the server's side rather than the request (see
 # referee.web.errors): which operations can give each.
 WRITES = {"createGame", "deleteGame", "postAction", "postHands", "importGames"}
-LOADS_A_GAME = {
-    "getGame",
-    "deleteGame",
-    "postAction",
-    "postHands",
-    "getEvents",
-    "getScoresheet",
-    "exportGame",
-    "exportAll",
-    "readHandPhoto",
-    "checkHand",
-}
+LOADS_A_GAME = {key for key, line in OPERATIONS.items() if "{game_id}" in line} | {"exportAll"}
 SERVER_ANSWERS = {
     500: "The referee hit an internal error, or the game's stored record is damaged and cannot "
     "be read (that game only): nothing was changed",
@@ -683,162 +521,80 @@ SERVER_ANSWERS = {
 WRONG_HOST = {
     "description": "Misdirected request: the Host header names an address this app does not serve "
     "(a guard against DNS rebinding: the addresses it serves on, and REFEREE_ALLOWED_HOSTS); plain text",
-    "content": {"text/plain": {"schema": {"type": "string"}}},
+    "content": {"text/plain": {"schema": STRING}},
 }
 
 
-def add_server_answers(document: dict[str, Any]) -> None:
+def add_server_answers(document: Schema) -> None:
     """Every operation may answer 421 (a Host it does not serve) and 500 (an internal error;
     for an operation that loads a game, also that game's damaged record); a write may also
     answer 503 (a read-only database) and 507 (a full disk). All but 421 are JSON
     ``{"error", "rule"}`` like every refusal, and none of them changes anything."""
     for operations in document["paths"].values():
-        for operation in operations.values():
-            answers = operation["responses"]
-            codes = [500] + ([503, 507] if operation["operationId"] in WRITES else [])
+        for described in operations.values():
+            answers = described["responses"]
+            codes = [500] + ([503, 507] if described["operationId"] in WRITES else [])
             for code in codes:
                 description = SERVER_ANSWERS[code]
-                if code == 500 and operation["operationId"] not in LOADS_A_GAME:
+                if code == 500 and described["operationId"] not in LOADS_A_GAME:
                     description = "The referee hit an internal error: nothing was changed"
-                answers.setdefault(
-                    str(code),
-                    {
-                        "description": description,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-                    },
-                )
+                answers.setdefault(str(code), _refusal(description))
             answers.setdefault("421", WRONG_HOST)
 
 
-# ----- hands from a photo (reads and checks, never writes) ---------------------------------
+# ----------------------------------------------------------------------------- hands from a photo
 
 
-def add_photo_paths(document: dict[str, Any], game_id: dict[str, Any]) -> None:
-    """The photo reading and the hand check: POST …/photo (multipart) and POST …/check."""
-    number = {
-        "name": "number",
-        "in": "path",
-        "required": True,
-        "schema": {"type": "string", "pattern": "^[0-9]+$"},
-        "description": "The round number (1 …).",
-    }
-    warning = {
-        "type": "object",
-        "required": ["tile", "rule", "error"],
-        "properties": {
-            "tile": {
-                **CANONICAL_TILE,
-                "type": ["string", "null"],
-                "description": "The tile, or null: the whole hand.",
-            },
-            "rule": {"type": ["string", "null"], "description": "Rule id from RULES.md."},
-            "error": {"type": "string", "minLength": 1, "description": "One sentence (English)."},
-            "text": {"type": "string", "description": "The sentence in the request's language."},
+WHOLE_HAND = "The tile, or null: the whole hand."
+BOX = "x, y, w, h in the photo's pixels after its EXIF rotation."
+
+
+def photo_schemas() -> Schema:
+    """What the photo reading (POST …/photo, multipart) and the hand check (POST …/check) answer."""
+    warning = obj(
+        {
+            "tile": {**CANONICAL_TILE, "type": ["string", "null"], "description": WHOLE_HAND},
+            "rule": maybe("string", description="Rule id from RULES.md."),
+            "error": of("string", minLength=1, description="One sentence (English)."),
+            "text": of("string", description="The sentence in the request's language."),
         },
+        *("tile", "rule", "error"),
+    )
+    tracked = maybe("integer", description="The hand's size by the log (referee mode).")
+    total = of("integer", minimum=0, description="The hand's points by the game's scoring.")
+    box = array(of("integer", minimum=0), minItems=4, maxItems=4, description=BOX)
+    read = obj(
+        {"tile": CANONICAL_TILE, "confidence": of("number", minimum=0, maximum=1), "box": box},
+        *("tile", "confidence", "box"),
+    )
+    hand = array(TILE, maxItems=60)
+    return {
+        "PhotoReading": obj(
+            {
+                "tiles": array(read),
+                "total": total,
+                "warnings": array(warning),
+                "width": of("integer", minimum=1),
+                "height": of("integer", minimum=1),
+                "tracked": tracked,
+            },
+            *("tiles", "total", "warnings"),
+        ),
+        "HandCheck": obj(
+            {
+                "tiles": hand,
+                "player": maybe("string", description="Whose hand it is (optional)."),
+                "hands": maybe(
+                    "object",
+                    additionalProperties=hand,
+                    description="Other players' hands, to find a tile in two hands.",
+                ),
+            },
+            "tiles",
+            closed=True,
+        ),
+        "HandCheckAnswer": obj(
+            {"total": total, "warnings": array(warning), "tracked": tracked},
+            *("total", "warnings", "tracked"),
+        ),
     }
-    tracked = {"type": ["integer", "null"], "description": "The hand's size by the log (referee mode)."}
-    total = {"type": "integer", "minimum": 0, "description": "The hand's points by the game's scoring."}
-    document["components"]["schemas"].update(
-        {
-            "PhotoReading": {
-                "type": "object",
-                "required": ["tiles", "total", "warnings"],
-                "properties": {
-                    "tiles": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["tile", "confidence", "box"],
-                            "properties": {
-                                "tile": CANONICAL_TILE,
-                                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                                "box": {
-                                    "type": "array",
-                                    "items": {"type": "integer", "minimum": 0},
-                                    "minItems": 4,
-                                    "maxItems": 4,
-                                    "description": "x, y, w, h in the photo's pixels after its EXIF rotation.",
-                                },
-                            },
-                        },
-                    },
-                    "total": total,
-                    "warnings": {"type": "array", "items": warning},
-                    "width": {"type": "integer", "minimum": 1},
-                    "height": {"type": "integer", "minimum": 1},
-                    "tracked": tracked,
-                },
-            },
-            "HandCheck": {
-                "type": "object",
-                "required": ["tiles"],
-                "additionalProperties": False,
-                "properties": {
-                    "tiles": {"type": "array", "maxItems": 60, "items": TILE},
-                    "player": {"type": ["string", "null"], "description": "Whose hand it is (optional)."},
-                    "hands": {
-                        "type": ["object", "null"],
-                        "additionalProperties": {"type": "array", "maxItems": 60, "items": TILE},
-                        "description": "Other players' hands, to find a tile in two hands.",
-                    },
-                },
-            },
-            "HandCheckAnswer": {
-                "type": "object",
-                "required": ["total", "warnings", "tracked"],
-                "properties": {
-                    "total": total,
-                    "warnings": {"type": "array", "items": warning},
-                    "tracked": tracked,
-                },
-            },
-        }
-    )
-    document["paths"].update(
-        {
-            "/api/games/{game_id}/rounds/{number}/photo": {
-                "post": {
-                    "summary": "Read the tiles of a hand from a photo (changes nothing)",
-                    "operationId": "readHandPhoto",
-                    "parameters": [game_id, number],
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "multipart/form-data": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["photo"],
-                                    "properties": {
-                                        "photo": {
-                                            "type": "string",
-                                            "format": "binary",
-                                            "description": "A JPEG, PNG or HEIC photo, at most 20 MB.",
-                                        },
-                                        "player": {"type": "string", "description": "Whose hand it is."},
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "responses": {
-                        "200": _json(
-                            "PhotoReading", "The tiles read, their points and the referee's warnings"
-                        ),
-                        **_refusals(400, 404, 413, 415, 422),
-                    },
-                },
-            },
-            "/api/games/{game_id}/rounds/{number}/check": {
-                "post": {
-                    "summary": "Check one hand before it is saved: its points and warnings (changes nothing)",
-                    "operationId": "checkHand",
-                    "parameters": [game_id, number],
-                    "requestBody": _body("HandCheck"),
-                    "responses": {
-                        "200": _json("HandCheckAnswer", "The hand's points and the referee's warnings"),
-                        **_refusals(400, 404, 415, 422),
-                    },
-                },
-            },
-        }
-    )

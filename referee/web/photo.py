@@ -19,10 +19,11 @@ from referee.match import Match, UnknownRound
 from referee.rules.base import BadRequest, Phrase, RuleViolation, phrase
 from referee.store import StoredGame
 from referee.tiles import Tile, TileError
+from referee.vision import PhotoError, read_photo  # (the image libraries load on a first photo)
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.extensions import csrf
-from referee.web.i18n import game_title
+from referee.web.i18n import game_title, translate_text, translate_violation
 from referee.web.json_answers import ApiError, json_body, refusal, round_number
 from referee.web.views import suit_rows
 
@@ -37,20 +38,6 @@ api = Blueprint("photo_api", __name__, url_prefix="/api")
 install_json_refusals(api)
 csrf.exempt(api)  # reads and checks only: it changes nothing
 pages = Blueprint("photo_pages", __name__)
-
-
-def read_photo(data: bytes, highest: int) -> Any:
-    """The reader's ``Reading`` of ``data`` (``referee.vision``; imported on first use, so
-    the app starts without the image libraries loaded)."""
-    from referee.vision import read_photo as read
-
-    return read(data, highest)
-
-
-def _photo_error_type() -> type[Exception]:
-    from referee.vision import PhotoError
-
-    return PhotoError
 
 
 @api.before_request
@@ -75,8 +62,6 @@ def others_for(game: StoredGame, number: int, player: str | None) -> dict[str, l
 
 
 def warnings_json(check: Any) -> list[dict[str, Any]]:
-    from referee.web.i18n import translate_violation
-
     return [
         {
             "tile": str(tile) if tile is not None else None,
@@ -107,7 +92,7 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
         player = game.match.player_named(player)
     try:
         reading = read_photo(data, game.match.config.highest)
-    except _photo_error_type() as error:
+    except PhotoError as error:
         message = str(getattr(error, "message", error))
         return photo_refusal(getattr(error, "status", 415), phrase(message))
     tiles = [read.tile for read in reading.tiles]
@@ -133,8 +118,6 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
 
 def photo_refusal(status: int, message: Phrase) -> tuple[Response, int]:
     """A photo that cannot be read: the API's refusal, plus ``text`` in the page's language."""
-    from referee.web.i18n import translate_text
-
     response, status = refusal(status, str(message))
     body = response.get_json()
     body["text"] = translate_text(message)
@@ -245,8 +228,6 @@ def send_hand(game_id: str) -> ResponseReturnValue:
         except UnknownRound as refused:
             error, status = str(refused), 409
         except (BadRequest, RuleViolation) as refused:
-            from referee.web.i18n import translate_violation
-
             error, status = translate_violation(refused), 422
         else:
             store.send_hand(game_id, number, player, [str(t) for t in tiles], time.time())

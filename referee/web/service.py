@@ -1,4 +1,5 @@
-"""What pages and the API share beyond the core: table PINs and the scoresheet's rows."""
+"""What pages and the API share beyond the core: table PINs, the owner PIN and the
+scoresheet's rows."""
 
 from __future__ import annotations
 
@@ -8,23 +9,23 @@ import os
 import re
 import secrets
 import time
-from typing import Any
 
-from flask import Response, g, request, session
+from flask import Flask, Response, g, request, session
 
 from referee.match import Match
-from referee.store import StoredGame
+from referee.rules.base import bad_request
+from referee.store import Store, StoredGame
 from referee.web.db import get_store
+from referee.web.forms import PIN_DIGITS
 
 PIN_HEADER = "X-Table-Pin"
+OWNER_KEY = "owner_pin_hash"  # the setting that holds the owner PIN's hash
+OWNER_HEADER = "X-Owner-Pin"
+OWNER_THROTTLE_ID = "(owner)"  # wrong owner PINs are counted like a game's, under this name
 
 
-def hash_pin(pin: Any) -> str:
-    from referee.web.forms import PIN_DIGITS
-
+def hash_pin(pin: object) -> str:
     if not isinstance(pin, str) or not re.fullmatch(PIN_DIGITS, pin):  # ASCII digits only
-        from referee.rules.base import bad_request
-
         raise bad_request("A table PIN is 4 to 8 digits.", field="pin")
     salt = os.urandom(8).hex()
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), 50_000).hex()
@@ -116,9 +117,49 @@ def note_wrong_pin(response: Response) -> Response:
     return response
 
 
-def scoresheet_rows(match: Match) -> list[list[Any]]:
+# ----------------------------------------------------------------------------- the owner PIN
+
+
+def owner_pin_hash(store: Store | None = None) -> str | None:
+    return (store or get_store()).setting(OWNER_KEY)
+
+
+def is_owner() -> bool:
+    """Whether this request may do what the owner PIN guards (always, when none is set)."""
+    pin_hash = owner_pin_hash()
+    if not pin_hash:
+        return True
+    if session.get("owner") == pin_hash[:16]:  # (the salt: a changed PIN ends old sessions)
+        return True
+    given = request.headers.get(OWNER_HEADER)
+    if given and pin_attempt_allowed(OWNER_THROTTLE_ID):
+        if pin_matches(pin_hash, given):
+            return True
+        record_pin_failure(OWNER_THROTTLE_ID)
+    return False
+
+
+def init_owner_pin(app: Flask) -> None:
+    """``REFEREE_OWNER_PIN`` sets the owner PIN at start (when it differs from the stored one)."""
+    pin = os.environ.get("REFEREE_OWNER_PIN") or app.config.get("OWNER_PIN")
+    if not pin:
+        return
+    stores = app.extensions["referee.stores"]
+    store = stores.acquire()
+    try:
+        current = store.setting(OWNER_KEY)
+        if not current or not pin_matches(current, pin):
+            store.set_setting(OWNER_KEY, hash_pin(pin))
+    finally:
+        stores.release(store)
+
+
+# ----------------------------------------------------------------------------- the scoresheet
+
+
+def scoresheet_rows(match: Match) -> list[list[str | int]]:
     players = list(match.players)
-    rows: list[list[Any]] = [["round", "double", *players]]
+    rows: list[list[str | int]] = [["round", "double", *players]]
     for record in match.rounds:
         rows.append(
             [record.number, str(record.double) if record.double else "", *[record.points[p] for p in players]]

@@ -1,5 +1,5 @@
-"""Deleting games (to a trash, restorable for ``TRASH_DAYS``), the owner PIN that guards the
-trash and imports, and a game's table PIN set, changed or removed from its page.
+"""Deleting games (to a trash, restorable for ``TRASH_DAYS``), and a game's table PIN set,
+changed or removed from its page. The owner PIN (referee.web.owner) guards the trash.
 
     DELETE /api/games/<id>            → 204: to the trash (the table PIN, if any, as for any change)
     GET|POST /games/<id>/delete       the confirmation page, then to the trash
@@ -7,18 +7,15 @@ trash and imports, and a game's table PIN set, changed or removed from its page.
     POST /trash/<id>/restore          back to the lists        } the owner PIN,
     POST /trash/<id>/purge            gone for ever            } when one is set
     POST /trash/empty                 every game in the trash  }
-    GET|POST /owner                   set, change or remove the owner PIN; unlock as owner
     GET|POST /games/<id>/pin          set, change or remove the game's table PIN
 """
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, timedelta
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     abort,
     flash,
@@ -34,15 +31,19 @@ from flask_babel import lazy_gettext as _l
 from wtforms import PasswordField
 from wtforms.validators import Optional
 
+from referee.rules import GAMES
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
 from referee.web.db import get_store
 from referee.web.extensions import csrf
 from referee.web.forms import Form, pin_format
 from referee.web.i18n import game_title
+from referee.web.json_answers import refusal
 from referee.web.service import (
     PinRequired,
     check_pin,
     hash_pin,
+    is_owner,
+    owner_pin_hash,
     pin_attempt_allowed,
     pin_matches,
     record_pin_failure,
@@ -51,131 +52,24 @@ from referee.web.views import paged
 
 bp = Blueprint("trash", __name__)
 
-OWNER_KEY = "owner_pin_hash"
-OWNER_HEADER = "X-Owner-Pin"
-OWNER_THROTTLE_ID = "(owner)"  # wrong owner PINs are counted like a game's, under this name
 PIN_FORMAT = pin_format(_l("A PIN is 4 to 8 digits."))
-
-
-class OwnerRequired(PermissionError):
-    pass
-
-
-# ----------------------------------------------------------------------------- owner PIN
-
-
-def owner_pin_hash(store: Store | None = None) -> str | None:
-    return (store or get_store()).setting(OWNER_KEY)
-
-
-def is_owner() -> bool:
-    """Whether this request may do what the owner PIN guards (always, when none is set)."""
-    pin_hash = owner_pin_hash()
-    if not pin_hash:
-        return True
-    if session.get("owner") == pin_hash[:16]:  # (the salt: a changed PIN ends old sessions)
-        return True
-    given = request.headers.get(OWNER_HEADER)
-    if given and pin_attempt_allowed(OWNER_THROTTLE_ID):
-        if pin_matches(pin_hash, given):
-            return True
-        record_pin_failure(OWNER_THROTTLE_ID)
-    return False
-
-
-def require_owner() -> None:
-    if not is_owner():
-        raise OwnerRequired()
-
-
-def init_owner_pin(app: Flask) -> None:
-    """``REFEREE_OWNER_PIN`` sets the owner PIN at start (when it differs from the stored one)."""
-    pin = os.environ.get("REFEREE_OWNER_PIN") or app.config.get("OWNER_PIN")
-    if not pin:
-        return
-    stores = app.extensions["referee.stores"]
-    store = stores.acquire()
-    try:
-        current = store.setting(OWNER_KEY)
-        if not current or not pin_matches(current, pin):
-            store.set_setting(OWNER_KEY, hash_pin(pin))
-    finally:
-        stores.release(store)
-
-
-class OwnerForm(Form):
-    current = PasswordField(_l("Current owner PIN"), validators=[Optional(), PIN_FORMAT])
-    new = PasswordField(_l("New owner PIN (empty: no owner PIN)"), validators=[Optional(), PIN_FORMAT])
-
-
-class OwnerUnlockForm(Form):
-    pin = PasswordField(_l("Owner PIN"), validators=[Optional(), PIN_FORMAT])
-
-
-@bp.route("/owner", methods=["GET", "POST"])
-def owner():
-    store = get_store()
-    form, unlock_form = OwnerForm(prefix="set"), OwnerUnlockForm(prefix="unlock")
-    problem, status = None, 200
-    if request.method == "POST":
-        pin_hash = owner_pin_hash(store)
-        if request.form.get("action") == "unlock":
-            if not unlock_form.validate_on_submit() or not unlock_form.pin.data:
-                problem, status = _("Enter the owner PIN: 4 to 8 digits."), 400
-            elif not pin_hash:
-                return redirect(url_for("trash.trash"), code=303)
-            elif not pin_attempt_allowed(OWNER_THROTTLE_ID):
-                problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
-            elif pin_matches(pin_hash, unlock_form.pin.data):
-                session["owner"] = pin_hash[:16]
-                flash(_("You are the owner on this device until the browser is closed."), "info")
-                return redirect(url_for("trash.trash"), code=303)
-            else:
-                record_pin_failure(OWNER_THROTTLE_ID)
-                problem, status = _("That is not the owner PIN: nothing was changed."), 403
-        elif not form.validate_on_submit():
-            errors = [str(e) for field in form.errors.values() for e in field]
-            problem, status = (errors[0] if errors else _("Enter the PINs again.")), 400
-        elif pin_hash and not pin_attempt_allowed(OWNER_THROTTLE_ID):
-            problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
-        elif pin_hash and not pin_matches(pin_hash, form.current.data or ""):
-            record_pin_failure(OWNER_THROTTLE_ID)
-            problem, status = _("That is not the owner PIN: nothing was changed."), 403
-        elif not pin_hash and not form.new.data:
-            problem, status = _("Enter the new owner PIN: 4 to 8 digits."), 400
-        else:
-            new_hash = hash_pin(form.new.data) if form.new.data else None
-            store.set_setting(OWNER_KEY, new_hash)
-            session["owner"] = new_hash[:16] if new_hash else None
-            flash(_("The owner PIN is set.") if new_hash else _("The owner PIN is removed."), "info")
-            return redirect(url_for("trash.owner"), code=303)
-    return render_template(
-        "owner.html",
-        form=form,
-        unlock_form=unlock_form,
-        has_pin=bool(owner_pin_hash(store)),
-        owner=is_owner(),
-        problem=problem,
-    ), status
 
 
 # ----------------------------------------------------------------------------- to the trash
 
 
 @bp.delete("/api/games/<game_id>")
-@csrf.exempt  # like the rest of the API: a cross-site form cannot send DELETE
-def api_delete(game_id: str) -> Response | tuple[Response, int]:
+def api_delete(game_id: str) -> ResponseReturnValue:
     try:
         get_store().trash(game_id, guard=check_pin)
     except GameNotFound:
-        from referee.web.json_answers import refusal
-
         return refusal(404, _("There is no game %(game)r.", game=game_id))
     except PinRequired:
-        from referee.web.json_answers import refusal
-
         return refusal(403, _("This game is protected by a table PIN: enter it to make changes."))
     return Response(status=204)
+
+
+csrf.exempt(api_delete)  # like the rest of the API: a cross-site form cannot send DELETE
 
 
 class DeleteForm(Form):
@@ -190,7 +84,7 @@ def load_or_404(game_id: str, trashed: bool = False) -> StoredGame:
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
-def delete_game(game_id: str):
+def delete_game(game_id: str) -> ResponseReturnValue:
     game = load_or_404(game_id)
     form = DeleteForm()
     if request.method == "POST":
@@ -201,7 +95,7 @@ def delete_game(game_id: str):
         except PinRequired:
             flash(_("This game is protected by a table PIN: enter it to make changes."), "error")
             return redirect(
-                url_for("backup.unlock", game_id=game_id, next=f"/games/{game_id}/delete"), code=303
+                url_for("owner.unlock", game_id=game_id, next=f"/games/{game_id}/delete"), code=303
             )
         except GameNotFound:
             abort(404)
@@ -223,9 +117,7 @@ def purge_expired(store: Store) -> None:
 
 
 @bp.get("/trash")
-def trash():
-    from referee.rules import GAMES
-
+def trash() -> ResponseReturnValue:
     store = get_store()
     purge_expired(store)
     listing = paged("trash", "page")
@@ -250,12 +142,12 @@ def owner_only() -> ResponseReturnValue | None:
         abort(400, description=_("This page is too old to send: open it again."))
     if not is_owner():
         flash(_("Only the owner may do this here: enter the owner PIN first."), "error")
-        return redirect(url_for("trash.owner"), code=303)
+        return redirect(url_for("owner.owner"), code=303)
     return None
 
 
 @bp.post("/trash/<game_id>/restore")
-def restore(game_id: str):
+def restore(game_id: str) -> ResponseReturnValue:
     refused = owner_only()
     if refused:
         return refused
@@ -268,7 +160,7 @@ def restore(game_id: str):
 
 
 @bp.post("/trash/<game_id>/purge")
-def purge(game_id: str):
+def purge(game_id: str) -> ResponseReturnValue:
     refused = owner_only()
     if refused:
         return refused
@@ -284,7 +176,7 @@ def purge(game_id: str):
 
 
 @bp.post("/trash/empty")
-def empty():
+def empty() -> ResponseReturnValue:
     refused = owner_only()
     if refused:
         return refused
@@ -302,7 +194,7 @@ class TablePinForm(Form):
 
 
 @bp.route("/games/<game_id>/pin", methods=["GET", "POST"])
-def table_pin(game_id: str):
+def table_pin(game_id: str) -> ResponseReturnValue:
     game = load_or_404(game_id)
     form = TablePinForm()
     problem, status = None, 200
@@ -340,9 +232,3 @@ def table_pin(game_id: str):
                 flash(_("The table PIN is set.") if new_hash else _("The table PIN is removed."), "info")
                 return redirect(url_for("pages.game", game_id=game_id), code=303)
     return render_template("table_pin.html", game=game, form=form, problem=problem), status
-
-
-@bp.errorhandler(OwnerRequired)
-def _owner_required(_error: OwnerRequired):
-    flash(_("Only the owner may do this here: enter the owner PIN first."), "error")
-    return redirect(url_for("trash.owner"), code=303)

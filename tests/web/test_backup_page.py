@@ -11,7 +11,7 @@ import re
 import pytest
 
 from referee.web import create_app
-from referee.web.backup import IMPORT_MAX_BODY
+from referee.web.safety import IMPORT_MAX_BODY
 
 
 def make_app(tmp_path, name, csrf=False):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import io
 
 from referee.serve import ask_owner_pin
-from referee.web.service import pin_matches
-from referee.web.trash import OWNER_KEY, owner_pin_hash
+from referee.web.service import OWNER_KEY, owner_pin_hash, pin_matches
 
 
 class Console(io.StringIO):

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from flask import abort, g, render_template
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from referee.rules import GAMES
@@ -57,7 +58,7 @@ def records(scope: str = "") -> list[PlayerStats]:
 
 
 @bp.get("/players")
-def players():
+def players() -> ResponseReturnValue:
     stats = sorted(records(), key=lambda s: (-s.games, s.key))
     return render_template("companion/players.html", players=stats, games=game_titles())
 
@@ -88,7 +89,7 @@ def full_record(store: Store, key: str) -> tuple[PlayerStats, dict[str, PlayerSt
 
 
 @bp.get("/players/<path:name>")
-def player(name: str):
+def player(name: str) -> ResponseReturnValue:
     lists_ready()
     found = full_record(get_store(), player_key(name))
     if found is None:
@@ -106,12 +107,12 @@ def player(name: str):
 
 
 @bp.get("/leaderboard")
-def leaderboards():
+def leaderboards() -> ResponseReturnValue:
     return render_template("companion/leaderboards.html", games=game_titles())
 
 
 @bp.get("/leaderboard/<game>")
-def leaderboard_page(game: str):
+def leaderboard_page(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         abort(
             404,

@@ -8,6 +8,7 @@ import mimetypes
 from pathlib import Path
 
 from flask import Response, current_app, url_for
+from flask.typing import ResponseReturnValue
 
 from referee.web.companion.common import bp
 
@@ -24,7 +25,7 @@ def precache_files() -> list[Path]:
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> ResponseReturnValue:
     """The service worker, from the root so that its scope is the whole app. Its cache name
     is a hash of the static files, so any change to them installs a fresh copy."""
     static = Path(current_app.static_folder or "static")

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import Response, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from referee.network import lan_address
 from referee.web.companion.common import bp, load_game
@@ -53,7 +54,7 @@ def qr_svg(text: str) -> bytes:
 
 
 @bp.get("/games/<game_id>/follow/qr.svg")
-def follow_qr(game_id: str):
+def follow_qr(game_id: str) -> ResponseReturnValue:
     load_game(game_id)
     response = Response(qr_svg(follow_url(game_id)), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
@@ -61,7 +62,7 @@ def follow_qr(game_id: str):
 
 
 @bp.get("/games/<game_id>/share")
-def share(game_id: str):
+def share(game_id: str) -> ResponseReturnValue:
     game = load_game(game_id)
     url = follow_url(game_id)
     lan = None
