@@ -346,7 +346,7 @@ def bench_mt(seconds: float, seed: int = 1) -> Rate:
     return _rate(*_timed_loop(seconds, one))
 
 
-# ----- the report -------------------------------------------------------------------------
+# ----- the profile and the report --------------------------------------------------------
 
 
 def profile_engines(seconds: float = 2.0) -> str:

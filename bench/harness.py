@@ -20,7 +20,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -37,6 +37,7 @@ from referee.web import create_app
 from referee.web.extensions import csrf
 
 if TYPE_CHECKING:
+    from _typeshed import OptExcInfo
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 BARE_PATH = "/bench/bare"
@@ -59,7 +60,9 @@ def make_bench_app(database: str) -> Flask:
     def timed(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         started = time.perf_counter()
 
-        def respond(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        def respond(
+            status: str, headers: list[tuple[str, str]], exc_info: OptExcInfo | None = None
+        ) -> Callable[[bytes], object]:
             headers.append(("Server-Timing", f"app;dur={(time.perf_counter() - started) * 1000:.4f}"))
             return start_response(status, headers, exc_info)
 
