@@ -1,15 +1,14 @@
-"""``python -m bench``: dispatch to the benchmark asked for (see ``bench/__init__.py``)."""
+"""``python -m bench``: the report (bench/report.py), or the photo reading's measure with
+``python -m bench vision [FOLDER]`` (bench/vision.py)."""
 
 from __future__ import annotations
 
 import sys
 
+from bench import report, vision
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["vision"]:
-        from bench import vision
-
         vision.main(sys.argv[2:])
     else:
-        from bench import core
-
-        core.main(sys.argv[1:])
+        report.main(sys.argv[1:])

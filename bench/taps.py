@@ -7,14 +7,17 @@ fit exactly one place; the lit places; the enabled buttons), taps, and waits for
 to answer. Each tap first checks that the element is on screen (inside the viewport, the
 page itself not scrolled: a pane may scroll inside itself, the page never does). Used by the
 browser tests (tests/browser/test_table_one_hand.py) and by the benchmark
-(``taps_per_play``, ``taps_per_hands_entry`` in bench/core.py).
+(``taps_per_play``, ``taps_per_hands_entry`` in bench/browser.py).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 
 class ScrollNeeded(AssertionError):
@@ -42,7 +45,7 @@ _ON_SCREEN = """(el) => {
 }"""
 
 
-def on_screen(page: Any, locator: Any) -> None:
+def on_screen(page: Page, locator: Locator) -> None:
     """The element is inside the viewport and the page is not scrolled (one round trip)."""
     s = locator.evaluate(_ON_SCREEN)
     if s["y"] or s["x"] or s["over"] > 1:
@@ -51,7 +54,7 @@ def on_screen(page: Any, locator: Any) -> None:
         raise ScrollNeeded(f"off screen: {s}")
 
 
-def tap(page: Any, locator: Any) -> None:
+def tap(page: Page, locator: Locator) -> None:
     on_screen(page, locator)
     locator.click()
 
@@ -67,9 +70,26 @@ _READ = """() => {
 }"""
 
 
-def root(page: Any) -> dict[str, Any]:
+# What _READ returns ("pass" is a keyword: the functional form).
+TableState = TypedDict(
+    "TableState",
+    {
+        "version": int,
+        "status": str,
+        "turn": str,
+        "actor": str,
+        "selected": str,
+        "faces": dict[str, str],  # the picker's faces: tile -> its classes
+        "draw": bool,
+        "pass": bool,
+    },
+)
+
+
+def root(page: Page) -> TableState:
     """The table's state and the picker's faces, read in one round trip."""
-    return page.evaluate(_READ)
+    state: TableState = page.evaluate(_READ)
+    return state
 
 
 class TablePlayer:
@@ -77,7 +97,7 @@ class TablePlayer:
 
     def __init__(
         self,
-        page: Any,
+        page: Page,
         hands: dict[str, list[str]],
         boneyard: list[str],
         rng: random.Random,
@@ -96,7 +116,7 @@ class TablePlayer:
     def _wait_version(self, version: int) -> None:
         self.page.wait_for_selector(f'#table[data-version="{version + 1}"]')
 
-    def _face(self, tile: str) -> Any:
+    def _face(self, tile: str) -> Locator:
         return self.page.locator(f'#picker .pick[data-tile="{tile}"]')
 
     def show_refusal(self) -> bool:

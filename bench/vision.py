@@ -128,7 +128,7 @@ def main(argv: list[str]) -> None:
     if (REAL / "labels.json").exists():
         print(f"Real photos ({REAL}):")
         _summary("real photos", measure(REAL, verbose=not args.quiet))
-    from referee.vision.synthetic import write_set
+    from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set
 
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:

@@ -4,52 +4,21 @@
 applied, decompression bombs refused), finds the face-up tiles and counts the pips of each
 half. Every tile read carries a confidence and its box in the photo's pixels after the EXIF
 rotation. The method and its measured accuracy are described in docs/VISION.md.
+
+The values it gives back live in ``referee.vision.reading``; decoding in ``decode``, the
+reading itself in ``detect``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from referee.tiles import Tile
-
-MAX_PHOTO_BYTES = 20 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class ReadTile:
-    """One tile found on the photo."""
-
-    tile: Tile  # the tile read (smaller half first, as Tile does)
-    confidence: float  # 0..1: low when a half's pip count or the tile's outline is unsure
-    box: tuple[int, int, int, int]  # x, y, w, h in the photo's pixels after EXIF rotation
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """All the tiles read on one photo."""
-
-    width: int  # the photo's size after EXIF rotation
-    height: int
-    tiles: tuple[ReadTile, ...]
-
-    @property
-    def pips(self) -> int:
-        return sum(read.tile.pips for read in self.tiles)
-
-
-class PhotoError(ValueError):
-    """A photo that cannot be read: ``status`` is the HTTP answer (413, 415 or 400) and
-    ``message`` one English sentence (a msgid: translate it with ``phrase(message)``)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+from referee.vision.reading import MAX_PHOTO_BYTES, PhotoError, Reading, ReadTile
 
 
 def read_photo(data: bytes, highest: int = 12) -> Reading:
     """Read the tiles on the photo ``data`` (the file's bytes) of a set whose highest pip is
     ``highest``. Raises ``PhotoError`` for a file that is not a readable photo."""
+    # Imported on first use: they load numpy, OpenCV and Pillow, which the app need not
+    # hold in memory (nor take the time to import) until a photo is sent.
     from referee.vision.decode import decode
     from referee.vision.detect import read_image
 

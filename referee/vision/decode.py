@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from referee.vision import MAX_PHOTO_BYTES, PhotoError
+from referee.vision.reading import MAX_PHOTO_BYTES, PhotoError
 
 # A 12 MP phone photo has 12 million pixels; anything beyond this many is refused before it
 # is decoded (a small file that claims to be huge is a decompression bomb).

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from referee.tiles import Tile
-from referee.vision import Reading, ReadTile
 from referee.vision.decode import Decoded
+from referee.vision.reading import Reading, ReadTile
 
 HALF = 96  # side of the square a half is warped to for counting
 MARGIN = int(HALF * 0.07)  # the square's border left out (the tile's rim, the bar's edge)
@@ -121,7 +121,11 @@ class Found:
         )
 
 
-def _find_bars(value: np.ndarray) -> list[Bar]:
+def find_bars(value: np.ndarray) -> list[Bar]:
+    """Every dark stroke of a bar's shape in the grey image ``value`` (longer than thick,
+    well filled, neither a speck nor a third of the photo): the candidates for the bars across
+    the tiles' faces, found on several views of the dark (against the local mean, thin strokes
+    only, near black against the face around them), so one bar may be found more than once."""
     h, w = value.shape
     side = max(h, w)
     window = max(15, (side // 24) | 1)
@@ -245,7 +249,7 @@ def _on_a_face(
         if open_share < 0.55:
             # dark pips leave face between them on every row parallel to the bar; a stripe
             # of cloth or a shadow darkens a whole row
-            if _a_dark_row(value, bar, grid, inner + 0.6 * contrast):
+            if has_dark_row(value, bar, grid, inner + 0.6 * contrast):
                 return None
             dense = True
     # face beyond at least one end (in an oblique photo the other end may meet the tile's
@@ -258,7 +262,7 @@ def _on_a_face(
     return face, float(inner), dense
 
 
-def _a_dark_row(value: np.ndarray, bar: Bar, grid: np.ndarray, level: float) -> bool:
+def has_dark_row(value: np.ndarray, bar: Bar, grid: np.ndarray, level: float) -> bool:
     """Whether a whole row parallel to the bar, on one side of it (the rows of ``grid``), is
     darker than the face ``level``: a stripe of cloth or a shadow. Each row is sampled
     densely, as the gaps between the large pips of a dense half are narrow; a row with
@@ -283,7 +287,9 @@ def _plain(colours: np.ndarray) -> Any:
     return colours.max(axis=1) - colours.min(axis=1) <= FACE_CHROMA * np.maximum(colours.max(axis=1), 1.0)
 
 
-def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
+def face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
+    """The RGB colour of the face beside ``bar``: the brighter half of the samples on both
+    sides of it, of those of little colour (coloured pips left out)."""
     pts = _face_samples(bar)
     values = _sample(value, pts)
     colours = _sample_rgb(rgb, pts)
@@ -299,7 +305,7 @@ def _face_colour(rgb: np.ndarray, value: np.ndarray, bar: Bar) -> Any:
     return np.median(colours[keep], axis=0)
 
 
-def _extent(
+def end_distance(
     rgb: np.ndarray,
     raw: np.ndarray,
     value: np.ndarray,
@@ -398,7 +404,7 @@ def _walk_on(
     start: int,
     last_face: float,
 ) -> float:
-    """The walk of ``_extent`` from row ``start`` to the last row of face before the tile's
+    """The walk of ``end_distance`` from row ``start`` to the last row of face before the tile's
     end: a row in ``ends``, or a run of dim or unlike rows (``runs``: the step, and the runs
     of dim and of unlike rows that end the face)."""
     step, need_dim, need_unlike = runs
@@ -484,7 +490,9 @@ def _pip_wide(cut: np.ndarray, width: float) -> bool:
     return False
 
 
-def _width(value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: float) -> tuple[Bar, float]:
+def tile_width(
+    value: np.ndarray, closed: np.ndarray, bar: Bar, face: float, dark: float
+) -> tuple[Bar, float]:
     """The tile's width, measured across the face on both sides of the bar (the bar's length
     over the width differs between sets), and the bar moved to the middle of the face.
 
@@ -533,10 +541,10 @@ def _columns(bar: Bar, side: int, distances: np.ndarray, offsets: np.ndarray) ->
     ).reshape(-1, 2)
 
 
-def _face_width(
+def face_width(
     value: np.ndarray, closed: np.ndarray, bar: Bar, width: float, face: float, dark: float
 ) -> tuple[Bar, float]:
-    """The width between the face's own long edges, where ``_width`` found none that fits.
+    """The width between the face's own long edges, where ``tile_width`` found none that fits.
 
     A thick tile seen from a low angle shows a side beside its face, of the face's colour
     but lit differently: darker in the shade, or brighter where it faces the light (the top
@@ -737,7 +745,10 @@ def _clear_edge_strips(mask: np.ndarray) -> Any:
     return np.ascontiguousarray(out)
 
 
-def _count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+def count_pips(rgb: np.ndarray, bar: Bar, side: int, extent: float, width: float) -> Half:
+    """The pips of the half on ``side`` of ``bar`` (+1 / -1 along its normal), ``extent`` long
+    and ``width`` wide: the blobs of ink on the half's square, strokes and slivers left out,
+    a blob of about twice the typical size counted as two (less surely)."""
     mask, spread, edged = _half_ink(rgb, bar, side, extent, width)
     if mask is None:
         return Half(0, 0.95)
@@ -826,15 +837,15 @@ def _leaning_half(rgb: np.ndarray, bar: Bar, side: int, start: float, extent: fl
 def read_image(image: Decoded, highest: int) -> Reading:
     rgb = image.rgb
     grey = cv2.GaussianBlur(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), (3, 3), 0)
-    bars = _find_bars(grey)
-    found = _drop_overlaps(_find_tiles(rgb, grey, highest, bars=bars))
+    bars = find_bars(grey)
+    found = drop_overlaps(_find_tiles(rgb, grey, highest, bars=bars))
     # black tiles with white pips: the same reading on the negative (light bars on dark faces)
     negative = _find_tiles(rgb, 255 - grey, highest, min_contrast=100)
-    found = _merge(found, _drop_overlaps(negative))
+    found = _merge(found, drop_overlaps(negative))
     # faces no brighter than the table (a side view, a white or marble table): the bars no
     # tile was read from are tried again on the likeness to their own face's colour
-    found = _merge(found, _drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)))
-    found = [item for item in found if _one_face(rgb, item.bar)]
+    found = _merge(found, drop_overlaps(_find_by_likeness(rgb, grey, highest, found, bars)))
+    found = [item for item in found if one_face(rgb, item.bar)]
     tiles = []
     scale = image.scale
     for item in found:
@@ -859,7 +870,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
 
 
-def _one_face(rgb: np.ndarray, bar: Bar) -> bool:
+def one_face(rgb: np.ndarray, bar: Bar) -> bool:
     """Whether the two sides of ``bar`` are one face: a tile's halves are of one material, so
     beside its bar the face's colour is the same on both sides, within a gradient of the
     light. A dark line between two surfaces (the shaded foot of a face-down tile and the
@@ -964,10 +975,10 @@ def _read_tile(
     if forced is not None:
         ends = (forced, forced)
     else:
-        colour = _face_colour(rgb, value, bar)
+        colour = face_colour(rgb, value, bar)
         ends = (
-            _extent(rgb, value, closed, bar, face, dark, 1, width, colour),
-            _extent(rgb, value, closed, bar, face, dark, -1, width, colour),
+            end_distance(rgb, value, closed, bar, face, dark, 1, width, colour),
+            end_distance(rgb, value, closed, bar, face, dark, -1, width, colour),
         )
     if min(ends) < 0.45 * bar.length:
         return None, False
@@ -981,8 +992,8 @@ def _read_tile(
     if not outlined and not _stands_out(rgb if outline is None else outline, value, bar, ends, width):
         return None, even
     halves = (
-        _count_pips(rgb, bar, 1, ends[0], width),
-        _count_pips(rgb, bar, -1, ends[1], width),
+        count_pips(rgb, bar, 1, ends[0], width),
+        count_pips(rgb, bar, -1, ends[1], width),
     )
     halves = _against_each_other(halves)
     if any(half.foreign for half in halves):
@@ -1032,12 +1043,12 @@ def _evened(
     ends: tuple[float, float],
 ) -> tuple[float, float]:
     """The ends of a tile whose halves came out of unequal length, the longer walk taken
-    again only to the face's margin beyond the pips it went past (``_extent``'s ``short``):
+    again only to the face's margin beyond the pips it went past (``end_distance``'s ``short``):
     past the last pips of its half the face may run on into a tile touching it, while the
     halves of one tile are of about equal length. The ends are kept when that does not even
     them."""
     side = 1 if ends[0] > ends[1] else -1
-    again = _extent(rgb, value, closed, bar, face, dark, side, width, colour, short=True)
+    again = end_distance(rgb, value, closed, bar, face, dark, side, width, colour, short=True)
     shorter = min(ends)
     if not again < max(ends) or again > 1.3 * shorter:
         return ends
@@ -1046,7 +1057,7 @@ def _evened(
 
 def _ran_out(bar: Bar, end: float) -> bool:
     """Whether a walk from ``bar`` reached ``end`` at the last step of its range
-    (``_extent`` walks out to 2.8 bar lengths): no row of it was the tile's end."""
+    (``end_distance`` walks out to 2.8 bar lengths): no row of it was the tile's end."""
     return bool(end >= WALK_RANGE * bar.length - 2 * _walk_step(bar))
 
 
@@ -1068,13 +1079,13 @@ def _read_square_or_along_sides(
     outline: np.ndarray | None,
 ) -> Found | None:
     """The tile of ``bar`` read square to it, at the width between the face's own edges
-    (``_face_width``); a tile of an implausible shape there (the face's "edge" a row of
+    (``face_width``); a tile of an implausible shape there (the face's "edge" a row of
     print, the "bar" the seam between two tiles side by side) is read again at the width
     measured to the table. A tile not found square to its bar, or with halves of unequal
     length, is tried again along the tile's long sides as the photo shows them (oblique),
     and that reading is taken when it is the only one, has even halves, or needed no edge
     cleared where the first did."""
-    own, own_width = _face_width(value, closed, bar, width, face, dark)
+    own, own_width = face_width(value, closed, bar, width, face, dark)
     item, even = _read_tile(rgb, value, closed, own, face, dark, dense, own_width, highest, outline=outline)
     if own is bar or item is None or _plausible(item):
         bar, width = own, own_width
@@ -1200,7 +1211,7 @@ def _find_tiles(
     bars: list[Bar] | None = None,
 ) -> list[Found]:
     candidates = []
-    for bar in _find_bars(value) if bars is None else bars:
+    for bar in find_bars(value) if bars is None else bars:
         levels = _on_a_face(value, bar, min_contrast)
         if levels is not None:
             candidates.append((bar, levels))
@@ -1226,7 +1237,7 @@ def _find_tiles(
         for bar, (face, dark, dense) in candidates:
             if bar.length < SHORTEST_BAR * typical:
                 continue
-            bar, width = _width(value, closed, bar, face, dark)
+            bar, width = tile_width(value, closed, bar, face, dark)
             item = _read_square_or_along_sides(
                 rgb, value, closed, bar, face, dark, dense, width, highest, None
             )
@@ -1261,7 +1272,7 @@ def _find_by_likeness(
         tried.append(bar)
         if len(tried) > LIKENESS_BARS:
             break
-        colour = _face_colour(rgb, grey, bar)
+        colour = face_colour(rgb, grey, bar)
         if colour.max() < 110 or np.mean(_plain(_sample_rgb(rgb, _face_samples(bar)))) < 0.3:
             continue  # not a white or ivory face (black tiles have their own pass)
         reach = int(3.2 * bar.length) + 4
@@ -1281,7 +1292,7 @@ def _find_by_likeness(
         face, dark, dense = levels
         size = max(3, int(bar.length * 0.4)) | 1
         closed = cv2.morphologyEx(like, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
-        local, width = _width(like, closed, local, face, dark)
+        local, width = tile_width(like, closed, local, face, dark)
         # the outline is looked for on the likeness too: a table near the face's colour is
         # dark there, so a tile as light as its table still shows its edges
         outline = cv2.cvtColor(like, cv2.COLOR_GRAY2RGB)
@@ -1367,7 +1378,7 @@ def _plausible(item: Found) -> bool:
     return PLAUSIBLE[0] <= (item.ends[0] + item.ends[1]) / item.width <= PLAUSIBLE[1]
 
 
-def _drop_overlaps(found: list[Found]) -> list[Found]:
+def drop_overlaps(found: list[Found]) -> list[Found]:
     """A bar broken in two (a brass spinner) or a stroke inside a tile already read: keep
     the longest bar of each tile. A tile of a plausible shape goes first: a "tile" read from
     the seam of two touching tiles runs far past their ends and would swallow them."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 from PIL import Image
 
 from referee.tiles import Tile
@@ -159,8 +160,10 @@ def _background(rng: random.Random, h: int, w: int, table: str | None = None) ->
         # a white, faintly veined stone table, as light as the tiles or lighter
         base = np.array([rng.randint(225, 245)] * 3, np.float32) + np.array([-6, 0, 4], np.float32)
         veins = np.sin((np.arange(w)[None, :] * 0.7 + np.arange(h)[:, None]) / rng.uniform(30, 60))
-        img = base[None, None, :] - (np.abs(veins) < 0.05)[:, :, None] * 40 + nprng.normal(0, 3, (h, w, 1))
-        return np.clip(img, 0, 255).astype(np.uint8)
+        # (its type said here: numpy's types lose it in the arithmetic of the veins)
+        stone: npt.NDArray[np.floating[Any]] = base[None, None, :] - (np.abs(veins) < 0.05)[:, :, None] * 40
+        stone = stone + nprng.normal(0, 3, (h, w, 1))
+        return np.clip(stone, 0, 255).astype(np.uint8)
     if kind == "wood":
         base = np.array([rng.randint(110, 170), rng.randint(70, 110), rng.randint(30, 60)], np.float32)
         ys = np.arange(h)[:, None] + 8 * np.sin(np.arange(w)[None, :] / rng.uniform(40, 90))

@@ -1,4 +1,4 @@
-"""Smoke test of the benchmark script (bench/core.py) at tiny sizes.
+"""Smoke test of the benchmark (bench/report.py and the modules it runs) at tiny sizes.
 
 No timing is asserted: only that every measurement runs, that the bots' actions are all
 accepted by the engines and the served app, and that the JSON figures are all there and sane.
@@ -13,7 +13,13 @@ import random
 
 import pytest
 
-from bench import core as bench
+from bench.browser import CHROMIUM, bench_table_page, bench_taps
+from bench.driver import MT_GAME, GameDriver
+from bench.engines import KOZEL_PLAYERS, bench_dominoes, bench_kozel, bench_mt, kozel_round, mt_round
+from bench.harness import BARE_PATH, Server, make_bench_app
+from bench.parts import Sizes
+from bench.profiling import profile_plays
+from bench.report import run
 from referee.match import GameConfig
 from referee.store import Store, read_snapshot, snapshot_bytes
 
@@ -40,7 +46,7 @@ FIGURES = {
     "import_lock_ms",
     "import_mb",
 }
-TINY = bench.Sizes(
+TINY = Sizes(
     "tiny",
     engine_seconds=0.1,
     plays=3,
@@ -61,8 +67,8 @@ def test_kozel_bots_see_the_ends_the_engine_sees():
     leader = None
     reasons = set()
     for number in range(1, 41):
-        outcome, actions = bench.kozel_round(rng, (number - 1) % 5 + 1, leader, check_view=True)
-        assert outcome.reason in ("domino", "fish") and outcome.player in bench.KOZEL_PLAYERS
+        outcome, actions = kozel_round(rng, (number - 1) % 5 + 1, leader, check_view=True)
+        assert outcome.reason in ("domino", "fish") and outcome.player in KOZEL_PLAYERS
         assert 7 <= actions <= 60
         reasons.add(outcome.reason)
         leader = outcome.player
@@ -72,17 +78,17 @@ def test_kozel_bots_see_the_ends_the_engine_sees():
 def test_mexican_train_rounds_end_and_every_action_is_accepted():
     rng = random.Random(8)
     for number in (1, 5, 13):
-        outcome, actions = bench.mt_round(rng, number)
+        outcome, actions = mt_round(rng, number)
         assert outcome.reason in ("domino", "blocked")
         assert actions > 9
 
 
 def test_engine_rates_are_positive():
-    kozel = bench.bench_kozel(0.05)
-    mt = bench.bench_mt(0.05)
+    kozel = bench_kozel(0.05)
+    mt = bench_mt(0.05)
     assert kozel["rounds"] >= 1 and kozel["per_s"] > 0
     assert mt["rounds"] >= 1 and mt["per_s"] > 0
-    dom = bench.bench_dominoes(0.05)
+    dom = bench_dominoes(0.05)
     if dom is not None:  # the optional "bench" extra
         assert dom["rounds"] >= 1 and dom["per_s"] > 0
 
@@ -92,9 +98,9 @@ def test_the_driver_plays_a_whole_game_through_the_store(tmp_path):
     the snapshot read back equals the game replayed from its log."""
     store = Store(str(tmp_path / "bench.db"))
     store.migrate()
-    config = dict(bench.MT_GAME, options={"first_double": 2})  # three rounds: 2-2, 1-1, 0-0
+    config = dict(MT_GAME, options={"first_double": 2})  # three rounds: 2-2, 1-1, 0-0
     game = store.create(GameConfig.from_json(config))
-    driver = bench.GameDriver(random.Random(9), game.id, config)
+    driver = GameDriver(random.Random(9), game.id, config)
     while (change := driver.next_change()) is not None:
         store.change(game.id, *change)
         driver.accepted(*change)
@@ -107,19 +113,19 @@ def test_the_driver_plays_a_whole_game_through_the_store(tmp_path):
 
 
 def test_the_bare_endpoint_is_only_in_the_bench_app(tmp_path):
-    app = bench.make_bench_app(str(tmp_path / "bare.db"))
-    response = app.test_client().post(bench.BARE_PATH, json={"type": "play"})
+    app = make_bench_app(str(tmp_path / "bare.db"))
+    response = app.test_client().post(BARE_PATH, json={"type": "play"})
     assert response.status_code == 200 and response.get_json()["ok"] is True
     assert response.headers["Server-Timing"].startswith("app;dur=")
     from referee.web import create_app
 
     product = create_app({"TESTING": True, "DATABASE": str(tmp_path / "product.db"), "SECRET_KEY": "x"})
-    assert product.test_client().post(bench.BARE_PATH, json={}).status_code in (404, 405)
+    assert product.test_client().post(BARE_PATH, json={}).status_code in (404, 405)
 
 
 def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     lines: list[str] = []
-    figures = bench.run(TINY, out=lines.append)
+    figures = run(TINY, out=lines.append)
     assert set(figures) == FIGURES
     json.dumps(figures)
     assert figures["load_errors"] == 0
@@ -142,17 +148,17 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
 
 @pytest.mark.browser
 def test_table_page_measure(tmp_path):
-    if not os.path.exists(bench.CHROMIUM):
+    if not os.path.exists(CHROMIUM):
         pytest.skip("no Chromium")
     pytest.importorskip("playwright.sync_api")
     import concurrent.futures
 
-    server = bench.Server(str(tmp_path / "page.db"))
+    server = Server(str(tmp_path / "page.db"))
     try:
         # Its own thread: the session's browser fixture may hold Playwright's event loop
         # in this one, and the sync API refuses to start inside a running loop.
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            page = pool.submit(bench.bench_table_page, server).result(timeout=120)
+            page = pool.submit(bench_table_page, server).result(timeout=120)
     finally:
         server.stop()
     assert page is not None
@@ -164,15 +170,15 @@ def test_table_page_measure(tmp_path):
 @pytest.mark.browser
 def test_taps_measure(tmp_path):
     """The taps figures: a whole Mexican Train round through the table page, its hands too."""
-    if not os.path.exists(bench.CHROMIUM):
+    if not os.path.exists(CHROMIUM):
         pytest.skip("no Chromium")
     pytest.importorskip("playwright.sync_api")
     import concurrent.futures
 
-    server = bench.Server(str(tmp_path / "taps.db"))
+    server = Server(str(tmp_path / "taps.db"))
     try:
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            taps = pool.submit(bench.bench_taps, server).result(timeout=300)
+            taps = pool.submit(bench_taps, server).result(timeout=300)
     finally:
         server.stop()
     assert taps is not None and taps["plays"] >= 5
@@ -232,7 +238,7 @@ def test_snapshot_pickle_reads_back_the_same_match(config):
 
 
 def test_snapshot_pickle_mid_game():
-    driver = bench.GameDriver(random.Random(10), "x")
+    driver = GameDriver(random.Random(10), "x")
     for step in range(400):
         driver.accepted(*driver.next_change())
         if step % 97 == 0:
@@ -243,7 +249,7 @@ def test_a_database_file_replaced_under_the_same_path_is_opened_afresh(tmp_path)
     path = str(tmp_path / "again.db")
     store = Store(path)
     store.migrate()
-    first = store.create(GameConfig.from_json(bench.MT_GAME))
+    first = store.create(GameConfig.from_json(MT_GAME))
     store.close()
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
@@ -251,7 +257,7 @@ def test_a_database_file_replaced_under_the_same_path_is_opened_afresh(tmp_path)
     store = Store(path)
     store.migrate()
     assert store.list_games() == []
-    second = store.create(GameConfig.from_json(bench.MT_GAME))
+    second = store.create(GameConfig.from_json(MT_GAME))
     store.close()
     reader = Store(path)
     assert [game["id"] for game in reader.list_games()] == [second.id] != [first.id]
@@ -259,5 +265,5 @@ def test_a_database_file_replaced_under_the_same_path_is_opened_afresh(tmp_path)
 
 
 def test_the_profile_of_plays_shows_the_api_view():
-    report = bench.profile_plays(changes=12)
+    report = profile_plays(changes=12)
     assert "post_action" in report or "post_hands" in report

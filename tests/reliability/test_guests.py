@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 import requests
 
-from bench.core import free_port
+from bench.harness import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

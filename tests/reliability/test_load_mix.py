@@ -24,17 +24,19 @@ from pathlib import Path
 
 import pytest
 
-from bench import core as bench
+from bench.harness import Server
+from bench.load import bench_mixed
+from referee.serve import THREADS as SERVE_THREADS
 
 BOUND_MS = 100
 
 
 def run(path: Path, slow_play_ms: float = 0, small: bool = False) -> dict:
-    server = bench.Server(str(path), threads=bench.SERVE_THREADS, slow_play_ms=slow_play_ms)
+    server = Server(str(path), threads=SERVE_THREADS, slow_play_ms=slow_play_ms)
     try:
         if small:
-            return bench.bench_mixed(server, clients=4, followers=0, pdfs=0, plays_each=6, rate=4.0)
-        return bench.bench_mixed(server, clients=30, followers=100, pdfs=20, plays_each=15, rate=1.0)
+            return bench_mixed(server, clients=4, followers=0, pdfs=0, plays_each=6, rate=4.0)
+        return bench_mixed(server, clients=30, followers=100, pdfs=20, plays_each=15, rate=1.0)
     finally:
         server.stop()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.detect import Bar, _count_pips, _face_colour
+from referee.vision.detect import Bar, count_pips, face_colour
 
 IVORY_IN_SHADE = (120, 112, 92)
 ORANGE = (240, 140, 30)  # brighter on the grey image than the shaded ivory face
@@ -31,13 +31,13 @@ def _face_with_pips(pip: tuple[int, int, int], rows: tuple[float, ...]) -> tuple
 def test_the_face_colour_is_not_taken_from_bright_coloured_pips() -> None:
     # two dense halves (a 12 and an 11): pips on two thirds of the places sampled
     rgb, grey, bar = _face_with_pips(ORANGE, (0.15, 0.3))
-    colour = _face_colour(rgb, grey, bar)
+    colour = face_colour(rgb, grey, bar)
     assert np.abs(colour - np.array(IVORY_IN_SHADE)).max() <= 6
 
 
 def test_black_pips_still_leave_the_face_colour() -> None:
     rgb, grey, bar = _face_with_pips((15, 15, 15), (0.3,))
-    colour = _face_colour(rgb, grey, bar)
+    colour = face_colour(rgb, grey, bar)
     assert np.abs(colour - np.array(IVORY_IN_SHADE)).max() <= 6
 
 
@@ -52,7 +52,7 @@ def test_the_negative_image_still_gives_a_black_face() -> None:
         centre = bar.centre + bar.normal * (s * 0.3 * bar.length)
         cv2.circle(rgb, (int(centre[0]), int(centre[1])), 7, (240, 240, 240), -1)
     grey = 255 - cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    colour = _face_colour(rgb, grey, bar)
+    colour = face_colour(rgb, grey, bar)
     assert colour.max() <= 40
 
 
@@ -70,5 +70,5 @@ def test_a_dense_half_of_coloured_pips_is_counted() -> None:
             cv2.ellipse(rgb, centre, (11, 15), 0, 0, 360, ORANGE, -1)
     inner = rgb[104:200, 104:196].reshape(-1, 3)
     assert np.mean(np.all(inner == ORANGE, axis=1)) > 0.5  # the pips cover most of the half
-    half = _count_pips(rgb, bar, 1, 103.0, 100.0)
+    half = count_pips(rgb, bar, 1, 103.0, 100.0)
     assert half.pips == 12 and not half.foreign

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, _count_pips, _one_face
+from referee.vision.detect import Bar, count_pips, one_face
 from referee.vision.synthetic import make_photo
 
 IVORY_IN_SHADE = (130, 118, 95)
@@ -40,7 +40,7 @@ def test_the_dark_rim_along_a_half_does_not_join_its_pips_into_print() -> None:
     rgb, bar = _near_half()
     # the width taken from the bar's length (74 / 0.74): 100, wider than the face (82), so the
     # half's square runs from y 100 to 200 and takes in the rim and the shadow
-    half = _count_pips(rgb, bar, 1, 95.0, 100.0)
+    half = count_pips(rgb, bar, 1, 95.0, 100.0)
     assert not half.foreign
     assert half.pips == 5
 
@@ -48,7 +48,7 @@ def test_the_dark_rim_along_a_half_does_not_join_its_pips_into_print() -> None:
 def test_a_half_outlined_on_the_face_is_read_as_before() -> None:
     rgb, bar = _near_half()
     centred = Bar(np.array([150.0, 141.0], np.float32), bar.along, bar.normal, bar.length, 5.0, 0.0)
-    half = _count_pips(rgb, centred, 1, 95.0, 82.0)
+    half = count_pips(rgb, centred, 1, 95.0, 82.0)
     assert (half.pips, half.foreign) == (5, False)
 
 
@@ -57,7 +57,7 @@ def test_print_beside_the_rim_is_still_print() -> None:
     rgb, bar = _near_half()
     rgb[100:182, 155:246] = IVORY_IN_SHADE
     cv2.putText(rgb, "O", (168, 176), cv2.FONT_HERSHEY_DUPLEX, 2.2, (50, 60, 85), 6, cv2.LINE_AA)
-    half = _count_pips(rgb, bar, 1, 95.0, 100.0)
+    half = count_pips(rgb, bar, 1, 95.0, 100.0)
     assert half.foreign
 
 
@@ -75,15 +75,15 @@ def _bar_between(above: tuple[int, int, int], below: tuple[int, int, int]) -> tu
 def test_a_line_between_a_face_down_tile_and_the_table_is_no_bar() -> None:
     # the shaded foot of a face-down ivory tile (its back above) on a grey-green stone table
     rgb, bar = _bar_between((239, 230, 225), (191, 192, 188))
-    assert not _one_face(rgb, bar)
+    assert not one_face(rgb, bar)
 
 
 def test_a_bar_on_one_face_in_a_gradient_of_light_is_a_bar() -> None:
     rgb, bar = _bar_between((126, 120, 100), (146, 132, 108))  # one ivory face, lit unevenly
-    assert _one_face(rgb, bar)
+    assert one_face(rgb, bar)
     # a dense half of coloured pips leaves too little face on its side to be judged
     rgb, bar = _bar_between((240, 140, 30), (239, 230, 225))
-    assert _one_face(rgb, bar)
+    assert one_face(rgb, bar)
 
 
 def test_a_black_face_with_white_pips_on_one_side_is_one_face() -> None:
@@ -94,7 +94,7 @@ def test_a_black_face_with_white_pips_on_one_side_is_one_face() -> None:
     for x in (120, 150, 180):
         for y in (100, 115, 130):
             cv2.circle(rgb, (x, y), 7, (240, 240, 240), -1)
-    assert _one_face(rgb, bar)
+    assert one_face(rgb, bar)
 
 
 # thick tiles seen from a low angle on a white stone table (the benchmark's --thick kind)

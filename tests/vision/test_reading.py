@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections import Counter
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
+from PIL import Image
 
 from referee.tiles import Tile
 from referee.vision import Reading, ReadTile, read_photo
+from referee.vision.detect import find_bars
 from referee.vision.synthetic import make_photo
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"
@@ -206,15 +211,11 @@ def test_black_tiles_laid_end_to_end_are_mostly_read_exactly() -> None:
 def test_a_bar_running_into_the_dark_rim_of_a_shaded_face_is_found() -> None:
     # a side view in the shade: the face (120) is darker than its table (230), and the bar
     # runs into the thin dark line along the tile's lower rim; the bar is still found whole
-    import numpy as np
-
-    from referee.vision.detect import _find_bars
-
     image = np.full((400, 600), 230, np.uint8)
     image[100:260, 150:450] = 120  # the face
     image[257:260, 150:450] = 15  # the dark line along its lower rim
     image[150:258, 296:303] = 20  # the bar, touching the rim line
-    bars = [bar for bar in _find_bars(image) if abs(float(bar.along[1])) > 0.95]
+    bars = [bar for bar in find_bars(image) if abs(float(bar.along[1])) > 0.95]
     assert any(95 <= bar.length <= 115 and abs(float(bar.centre[0]) - 299) < 3 for bar in bars)
 
 
@@ -230,12 +231,6 @@ def test_the_shaded_front_side_of_a_thick_tile_is_not_taken_as_face() -> None:
     # a thick tile seen from a low angle: below its face (235) shows its front side, of the
     # face's colour but in the shade (200); the half ends at the face's own edge, not at
     # the side's
-    import io
-
-    import cv2
-    import numpy as np
-    from PIL import Image
-
     image = np.zeros((600, 800, 3), np.uint8)
     image[:] = (60, 95, 60)  # green cloth
     image[150:350, 350:450] = 235  # the face, 100 wide and 200 long

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, _a_dark_row, _face_width, _width
+from referee.vision.detect import Bar, face_width, has_dark_row, tile_width
 from referee.vision.synthetic import make_photo, write_set
 
 
@@ -48,9 +48,9 @@ def test_the_width_is_measured_between_the_faces_own_edges() -> None:
               np.array([1.0, 0.0], np.float32), 76.0, 5.0, 0.0)  # fmt: skip
     # to the table, the width is not found (the lit side above the face is not darker): the
     # bar's length over the usual ratio, far wider than the face
-    moved, width = _width(value, value, bar, 120.0, 20.0)
+    moved, width = tile_width(value, value, bar, 120.0, 20.0)
     assert width > 95
-    own, own_width = _face_width(value, value, moved, width, 120.0, 20.0)
+    own, own_width = face_width(value, value, moved, width, 120.0, 20.0)
     assert 76 <= own_width <= 84  # the face is 80 high
     assert abs(float(own.centre[1]) - 190.0) <= 3  # the middle between its edges
     assert max(abs(v) for v in own.lean) < 0.03  # edges square to the bar
@@ -61,8 +61,8 @@ def test_a_leaning_edge_is_followed() -> None:
     value = _stood_up_tile(lean=-0.1)
     bar = Bar(np.array([200.0, 190.0], np.float32), np.array([0.0, 1.0], np.float32),
               np.array([1.0, 0.0], np.float32), 76.0, 5.0, 0.0)  # fmt: skip
-    moved, width = _width(value, value, bar, 120.0, 20.0)
-    own, _own_width = _face_width(value, value, moved, width, 120.0, 20.0)
+    moved, width = tile_width(value, value, bar, 120.0, 20.0)
+    own, _own_width = face_width(value, value, moved, width, 120.0, 20.0)
     # the edge on the bar's -along side (up) moves away by 0.1 per pixel to the right (+normal)
     assert own.lean[1] == pytest.approx(0.1, abs=0.03)
     assert abs(own.lean[0]) < 0.03
@@ -97,6 +97,6 @@ def test_a_row_of_large_pips_beside_the_bar_is_not_a_dark_stripe() -> None:
     bar = Bar(np.array([200.0, 150.0], np.float32), np.array([0.0, 1.0], np.float32),
               np.array([1.0, 0.0], np.float32), 80.0, 5.0, 0.0)  # fmt: skip
     pips_side = np.array([[0.0, 0.3]], np.float32)  # the row 0.3 bar lengths to the right
-    assert not _a_dark_row(value, bar, pips_side, 120.0)
+    assert not has_dark_row(value, bar, pips_side, 120.0)
     value[100:200, 170:180] = 40  # a stripe of cloth's shadow, 0.3 bar lengths to the left
-    assert _a_dark_row(value, bar, np.array([[0.0, -0.3]], np.float32), 120.0)
+    assert has_dark_row(value, bar, np.array([[0.0, -0.3]], np.float32), 120.0)

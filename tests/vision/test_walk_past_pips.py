@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, Found, Half, _drop_overlaps, _extent
+from referee.vision.detect import Bar, Found, Half, drop_overlaps, end_distance
 from referee.vision.synthetic import make_photo
 
 FACE, DARK = 220.0, 20.0
@@ -43,7 +43,7 @@ def _walk(value: np.ndarray, side: int = 1) -> float:
     rgb = cv2.cvtColor(value, cv2.COLOR_GRAY2RGB)
     closed = cv2.morphologyEx(value, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))
     colour = np.array([FACE, FACE, FACE])
-    return float(_extent(rgb, value, closed, BAR, FACE, DARK, side, 80.0, colour))
+    return float(end_distance(rgb, value, closed, BAR, FACE, DARK, side, 80.0, colour))
 
 
 @pytest.mark.parametrize("falloff", [0.25, 0.3])
@@ -82,11 +82,11 @@ def test_the_surer_reading_of_a_tile_goes_before_the_longer_bar() -> None:
     # one tile found by two bar finders: the longer bar's half was outlined over a corner of
     # the table, counted as an odd-sized tenth pip (less sure, 0.75 against 0.85)
     found = [_reading((10, 4), 0.75, 101.0, 0.0), _reading((9, 4), 0.85, 100.0, 1.0)]
-    kept = _drop_overlaps(found)
+    kept = drop_overlaps(found)
     assert [(item.halves[0].pips, item.halves[1].pips) for item in kept] == [(9, 4)]
     # at equal sureness the longer bar still goes first
     found = [_reading((10, 4), 0.85, 101.0, 0.0), _reading((9, 4), 0.85, 100.0, 1.0)]
-    assert [(item.halves[0].pips, item.halves[1].pips) for item in _drop_overlaps(found)] == [(10, 4)]
+    assert [(item.halves[0].pips, item.halves[1].pips) for item in drop_overlaps(found)] == [(10, 4)]
 
 
 def test_light_falling_off_along_the_tiles_is_drawn_only_when_asked() -> None:

@@ -19,7 +19,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from bench.core import MT_GAME, GameDriver
+from bench.driver import MT_GAME, GameDriver
 from referee.tiles import full_set
 from referee.web.tiles_svg import PIP_COLOURS, face_id, tile_sprite, tile_svg
 

@@ -12,7 +12,8 @@ import unicodedata
 
 import pytest
 
-from bench.core import GameDriver, build_many_games
+from bench.driver import GameDriver
+from bench.stored import build_many_games
 from referee.match import GameConfig
 from referee.rules import GAMES
 from referee.stats import player_key, player_stats, ranked, summarize
