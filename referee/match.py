@@ -14,16 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.look_alikes import invisible, skeletons
-from referee.rules import GAMES
+from referee.rules import GAMES, GameOptions
 from referee.rules.base import (
+    LEAVE,
     PLAYERS_MOST,
+    UNDO,
     Action,
+    AnyGameRules,
+    AnyRoundEngine,
     EndReason,
     GameResult,
-    GameRules,
+    HandEntry,
     Phrase,
     RoundEnd,
-    RoundEngine,
+    RoundFacts,
     RoundRecord,
     RoundSetup,
     RuleViolation,
@@ -43,7 +47,7 @@ PLAYERS_MAX = PLAYERS_MOST
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
 
 
-def listing(items: list[Any]) -> Phrase:
+def listing(items: list[object]) -> Phrase:
     """Several values (phrases) joined by ", ", each translated in its turn."""
     names = [f"item{index}" for index in range(len(items))]
     return Phrase(", ".join("{" + name + "}" for name in names), dict(zip(names, items)))
@@ -61,14 +65,14 @@ class GameConfig:
     mode: str
     highest: int
     players: tuple[str, ...]
-    options: Any
+    options: GameOptions  # the game's own options dataclass (``rules.Options``)
 
     @property
-    def rules(self) -> type[GameRules]:
+    def rules(self) -> AnyGameRules:
         return GAMES[self.game]
 
     @classmethod
-    def from_json(cls, body: Any) -> GameConfig:
+    def from_json(cls, body: object) -> GameConfig:
         if not isinstance(body, Mapping):
             raise bad_request("The body must be a JSON object describing the game.")
         unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
@@ -186,8 +190,8 @@ class Match:
         self.left: str | None = None
         self.entry_undo: list[list[RoundRecord]] = []  # score pad: the rounds before each entry
         self.tables: dict[int, tuple[frozenset[Tile], dict[str, int]]] = {}
-        self.setup: RoundSetup | None = None
-        self.engine: RoundEngine | None = None
+        self.setup: RoundSetup[Any] | None = None
+        self.engine: AnyRoundEngine | None = None
         self.history: list[Action] = []
         self.standing = self._compute_standing()
         self._start_round()
@@ -195,7 +199,7 @@ class Match:
     # ----- queries -------------------------------------------------------------------------
 
     @property
-    def rules(self) -> type[GameRules]:
+    def rules(self) -> AnyGameRules:
         return self.config.rules
 
     @property
@@ -308,13 +312,13 @@ class Match:
         raise refuse(None, "There is no player called {name!r} in this game.", name=name)
 
     def apply(self, action: Action) -> None:
-        if action.type == "undo":
+        if action.type is UNDO:
             self.undo()
             return
         player = self.player_named(action.player)
         if player != action.player:
             action = action._replace(player=player)
-        if action.type == "leave":
+        if action.type is LEAVE:
             self._leave(player)
             return
         if self.finished:
@@ -416,10 +420,10 @@ class Match:
         return problems
 
     def _record_from_hands(
-        self, number: int, hands: Mapping[str, Any], entered: Mapping[str, Any] | None = None
+        self, number: int, hands: Mapping[str, object], entered: RoundFacts | None = None
     ) -> RoundRecord:
         players, config = self.players, self.config
-        named: dict[str, Any] = {}
+        named: dict[str, object] = {}
         for name, value in hands.items():
             player = self.player_named(name)
             if player in named:
@@ -435,7 +439,7 @@ class Match:
         on_table, sizes = self.table_of(number)
         seen: dict[Tile, str] = {}
         points: dict[str, int] = {}
-        entries: dict[str, Any] = {}
+        entries: dict[str, HandEntry] = {}
         ceiling = sum(t.pips for t in full_set(config.highest)) + 50
         for name in players:
             value = hands[name]
@@ -502,7 +506,7 @@ class Match:
         # What the table showed for the house rules: the referee's own view of a live round,
         # what was booked before for a correction, or what a score pad's entry names.
         if entered:
-            facts: Mapping[str, Any] = dict(entered)
+            facts: RoundFacts = entered.copy()
         elif number == self.number and previous is None and self.engine is not None and self.referee:
             facts = self.engine.round_facts()  # the round the referee is following
         elif previous is not None:

@@ -4,19 +4,20 @@
 ``declaration`` (``referee.rules.options.GameDeclaration``) describes the game once.
 """
 
-from referee.rules.base import Action, BadRequest, GameRules, RoundEnd, RoundRecord, RuleViolation, Standing
+from referee.rules.base import Action, ActionType, AnyGameRules, RoundEnd, RoundRecord, Standing
 from referee.rules.chicken_foot import ChickenFoot
 from referee.rules.kozel import Kozel
 from referee.rules.mexican_train import MexicanTrain
-from referee.rules.options import GameDeclaration, Option
+from referee.rules.options import GameDeclaration, GameOptions, Option
+from referee.rules.refusals import BadRequest, Phrase, RuleViolation
 
-GAMES: dict[str, type[GameRules]] = {rules.name: rules for rules in (MexicanTrain, ChickenFoot, Kozel)}
+GAMES: dict[str, AnyGameRules] = {rules.name: rules for rules in (MexicanTrain, ChickenFoot, Kozel)}
 
 # The game a new table starts with and whose rule book the home page opens: the first registered.
 DEFAULT_GAME = next(iter(GAMES))
 
 
-def game_rules(key: str) -> type[GameRules]:
+def game_rules(key: str) -> AnyGameRules:
     """The rules of the game called ``key`` (``KeyError`` if there is none)."""
     return GAMES[key]
 
@@ -35,9 +36,12 @@ __all__ = [
     "DEFAULT_GAME",
     "GAMES",
     "Action",
+    "ActionType",
     "BadRequest",
     "GameDeclaration",
+    "GameOptions",
     "Option",
+    "Phrase",
     "RoundEnd",
     "RoundRecord",
     "RuleViolation",

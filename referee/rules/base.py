@@ -1,7 +1,13 @@
-"""What every game's rules share: actions, refusals, round ends, the round engine contract.
+"""What every game's rules share: actions, round ends, the round engine contract.
 
 Nothing here (or anywhere under ``referee.rules``) does I/O or knows about Flask or the
-database: the rules are a pure core that the store and the web layer call.
+database: the rules are a pure core that the store and the web layer call. The refusals
+(``RuleViolation``, ``BadRequest``) and ``Phrase`` live in ``referee.rules.refusals`` and
+are named here too; a game's declaration and options in ``referee.rules.options``.
+
+The engine and the rules are generic: ``RoundEngine[OptionsT, PlaceT, PlanT]`` over the
+game's options, the places a tile is offered (a train's name, or a tile to play ``on``) and
+what ``plan`` hands to ``perform``; ``GameRules[OptionsT]`` over the game's options.
 """
 
 from __future__ import annotations
@@ -9,153 +15,94 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Generic, NamedTuple, NotRequired, TypeAlias, TypedDict, TypeVar
 
+from referee.rules.options import GameDeclaration, GameOptions
+from referee.rules.refusals import BadRequest as BadRequest
+from referee.rules.refusals import Phrase as Phrase
+from referee.rules.refusals import RuleViolation as RuleViolation
+from referee.rules.refusals import bad_request as bad_request
+from referee.rules.refusals import phrase as phrase
+from referee.rules.refusals import refuse as refuse
+from referee.rules.refusals import tile_error_text as tile_error_text
 from referee.tiles import Tile, TileError, full_set, set_size
-
-if TYPE_CHECKING:
-    from referee.rules.options import GameDeclaration
 
 PLAYERS_MOST = 30  # the most players any game takes (names are checked in referee.match)
 
-ACTION_TYPES = ("play", "draw", "pass", "end", "start", "leave", "undo")
+# A value as JSON writes it: what an engine shows of its table (``extra_state``).
+JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
+
+# A hand as a booked round keeps it: its tiles as text, or the points a score pad entered.
+HandEntry: TypeAlias = "list[str] | int"
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions)  # a game's options dataclass
+PlaceT = TypeVar("PlaceT")  # where an engine offers a tile: a train's name, a tile to play on
+PlanT = TypeVar("PlanT")  # what an engine's ``plan`` hands to its ``perform``
+KeyT = TypeVar("KeyT", int, tuple[int, int])  # how players are placed: a total, or a pair of them
 
 
-class Phrase(str):
-    """An English sentence or phrase that can be translated later.
+class ActionType(StrEnum):
+    """What an action does (its JSON, and its comparisons, are the plain string)."""
 
-    It *is* the formatted English text (a ``str``: JSON, logs and tests see plain English),
-    and it also keeps ``template`` (the English msgid with ``{named}`` placeholders, as
-    the message catalogs list it) and ``params`` (the values). A value may itself be a
-    ``Phrase`` ("the Mexican train"), translated in its turn. The web layer translates with
-    ``referee.web.i18n.translate_text``; the rules stay free of Flask and of catalogs.
-    """
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    END = "end"
+    START = "start"
+    LEAVE = "leave"
+    UNDO = "undo"
 
-    template: str
-    params: dict[str, Any]
-
-    def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> Phrase:
-        values = dict(params or {})
-        text = super().__new__(cls, template.format(**values) if values else template)
-        text.template = template
-        text.params = values
-        return text
-
-    def __reduce__(self) -> tuple[type[Phrase], tuple[str, dict[str, Any]]]:  # keeps the template
-        return (Phrase, (self.template, self.params))
+    def __repr__(self) -> str:  # reads as before, as the string it was, in an Action and a refusal
+        return repr(self.value)
 
 
-def phrase(template: str, **params: Any) -> Phrase:
-    """A translatable phrase: ``phrase("{name}'s train", name=key)`` (extracted by pybabel)."""
-    return Phrase(template, params)
+ACTION_TYPES = tuple(ActionType)
+_ACTION_TYPE_OF = {kind.value: kind for kind in ActionType}
+
+# Each type as a name of its own: the engines compare an action's type by identity (``is``),
+# and reading a member off its enum class costs more than a whole check of a play.
+PLAY, DRAW, PASS, END, START, LEAVE, UNDO = (
+    ActionType.PLAY,
+    ActionType.DRAW,
+    ActionType.PASS,
+    ActionType.END,
+    ActionType.START,
+    ActionType.LEAVE,
+    ActionType.UNDO,
+)
 
 
-class RuleViolation(ValueError):
-    """A well-formed request that the rules or the state forbid (HTTP 422).
-
-    ``rule_id`` is the id from RULES.md (``mt.double.open``) or ``None`` for refusals that
-    no rule names (an unknown player, nothing left to undo); ``message`` is one sentence a
-    player understands (English: the API's ``error``).
-
-    ``template`` and ``params`` let the sentence be translated: ``template`` is the English
-    msgid with ``{named}`` placeholders and ``message == template.format(**params)``. Build
-    one with ``refuse(rule_id, template, **params)``, which also marks the template for
-    pybabel's extraction.
-    """
-
-    def __init__(
-        self,
-        rule_id: str | None,
-        message: str | None = None,
-        *,
-        action: Any = None,
-        template: str | None = None,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        if message is None:
-            if template is None:
-                raise TypeError("RuleViolation needs a message or a template")
-            message = Phrase(template, params)
-        self.rule_id = rule_id
-        self.message = str(message)
-        self.template = template
-        self.params = dict(params or {})
-        self.action = action
-        super().__init__(f"[{rule_id}] {self.message}" if rule_id else self.message)
+class _ActionFields(NamedTuple):
+    type: ActionType
+    player: str | None
+    tile: Tile | None
+    train: str | None
+    on: Tile | None
 
 
-def refuse(rule_id: str | None, template: str, **params: Any) -> RuleViolation:
-    """``raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=…, player=…)``.
-
-    The English ``message`` is ``template.format(**params)``; the web layer translates the
-    template (``referee.web.i18n.translate_violation``). Values may be ``Phrase`` objects.
-    """
-    return RuleViolation(rule_id, template.format(**params), template=template, params=params)
-
-
-class BadRequest(ValueError):
-    """Input that is malformed or of the wrong type (HTTP 400): nothing to rule on.
-
-    Like ``RuleViolation``, it may carry ``template`` and ``params`` (the English msgid and
-    its values, ``message == template.format(**params)``) so that the pages can show it in
-    the reader's language; the JSON API keeps the English ``message``. Build one with
-    ``bad_request(template, field=…, **params)``, which also marks the template for pybabel
-    (or pass a ``Phrase`` as the message).
-    """
-
-    def __init__(
-        self,
-        message: str | None = None,
-        *,
-        field: str | None = None,
-        template: str | None = None,
-        params: Mapping[str, Any] | None = None,
-    ) -> None:
-        if message is None:
-            if template is None:
-                raise TypeError("BadRequest needs a message or a template")
-            message = Phrase(template, params)
-        elif template is None and isinstance(message, Phrase):  # a phrase carries its template
-            template, params = message.template, message.params
-        self.message = str(message)
-        self.field = field
-        self.template = template
-        self.params = dict(params or {})
-        super().__init__(self.message)
-
-
-def bad_request(template: str, *, field: str | None = None, **params: Any) -> BadRequest:
-    """``raise bad_request("Unknown option {name!r} for this game.", field="options", name=…)``.
-
-    The English ``message`` is ``template.format(**params)`` (so literal braces are written
-    ``{{ }}``, or better passed as a value); the pages translate the template
-    (``referee.web.i18n.translate_violation``), the API answers in English.
-    """
-    return BadRequest(template.format(**params), field=field, template=template, params=params)
-
-
-def tile_error_text(error: Exception) -> str:
-    """A ``TileError``'s sentence as a translatable ``Phrase`` (its English unchanged)."""
-    candidate = phrase(
-        '{text!r} is not a tile: write it as two numbers like "5-12".', text=getattr(error, "text", None)
-    )
-    return candidate if str(candidate) == str(error) else str(error)
-
-
-class Action(NamedTuple):
+class Action(_ActionFields):
     """One logged step at the table, as the API describes it.
 
     An immutable tuple: a round's accepted actions are kept for undo and pickled with
-    every snapshot, and tuples are the cheapest values to pickle."""
+    every snapshot, and tuples are the cheapest values to pickle. Its ``type`` is an
+    ``ActionType``; one given as its plain string (``Action("draw", "Ana")``) is taken as
+    that type, and a string that names none is a ``ValueError``."""
 
-    type: str
-    player: str | None = None
-    tile: Tile | None = None
-    train: str | None = None
-    on: Tile | None = None
+    __slots__ = ()
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
+    def __new__(
+        cls,
+        type: ActionType | str,
+        player: str | None = None,
+        tile: Tile | None = None,
+        train: str | None = None,
+        on: Tile | None = None,
+    ) -> Action:
+        kind = _ACTION_TYPE_OF.get(type) or ActionType(type)
+        return tuple.__new__(cls, (kind, player, tile, train, on))
+
+    def to_json(self) -> dict[str, str]:
+        data = {"type": str(self.type)}
         if self.player is not None:
             data["player"] = self.player
         if self.tile is not None:
@@ -167,7 +114,7 @@ class Action(NamedTuple):
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Action:
+    def from_json(cls, data: object) -> Action:
         """Parse an action body; only its shape is checked here, not the rules."""
         if not isinstance(data, Mapping):
             raise bad_request("An action must be a JSON object.")
@@ -198,10 +145,10 @@ class Action(NamedTuple):
         if train is not None and not isinstance(train, str):
             raise bad_request("'train' must be a player's name or \"mexican\".", field="train")
         on = _optional_tile(data, "on")
-        return cls(kind, player, tile, train, on)
+        return cls(ActionType(kind), player, tile, train, on)
 
 
-def _optional_tile(data: Mapping[str, Any], key: str) -> Tile | None:
+def _optional_tile(data: Mapping[str, object], key: str) -> Tile | None:
     value = data.get(key)
     if value is None:
         return None
@@ -231,17 +178,28 @@ class RoundEnd:
         if not isinstance(self.reason, EndReason):  # a plain string from an old snapshot or a test
             object.__setattr__(self, "reason", EndReason(self.reason))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSONValue]:
         return {"reason": str(self.reason), "player": self.player}
 
 
+class RoundFacts(TypedDict, total=False):
+    """What the table showed that a house rule scores, kept with the booked round: the
+    players whose own train carries a marker (``mt.house.marker``), whether the player who
+    went out laid a double last (``cf.house.double-out``) and who laid each foot still
+    waiting for its toes (``cf.house.foot``)."""
+
+    markers: list[str]
+    out_on_double: bool
+    open_feet: list[str]
+
+
 @dataclass(frozen=True, slots=True)
-class RoundSetup:
+class RoundSetup(Generic[OptionsT]):
     """Everything a round engine needs to start a round; built by the game's rules."""
 
     players: tuple[str, ...]
     highest: int
-    options: Any
+    options: OptionsT
     number: int
     double: Tile | None
     starter: str | None
@@ -252,7 +210,7 @@ class RoundSetup:
         return full_set(self.highest)
 
 
-class RoundEngine:
+class RoundEngine(Generic[OptionsT, PlaceT, PlanT]):
     """The contract of one round of play in referee mode.
 
     ``apply`` checks an action and changes the state only if it is accepted: a refused
@@ -269,14 +227,14 @@ class RoundEngine:
     # Attributes an engine had under another name in snapshots pickled before (old: new).
     former_names: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, setup: RoundSetup) -> None:
+    def __init__(self, setup: RoundSetup[OptionsT]) -> None:
         self.setup = setup
         self.players: tuple[str, ...] = tuple(setup.players)
         self.hands: dict[str, int] = dict.fromkeys(self.players, setup.hand_size)
         self._boneyard: int = set_size(setup.highest) - setup.hand_size * len(self.players)  # not dealt
         self._outcome: RoundEnd | None = None
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickle a snapshot, taking attributes under their former names too."""
         for old, new in self.former_names.items():
             if old in state:
@@ -291,12 +249,12 @@ class RoundEngine:
         """Raise what ``apply`` would raise, without changing anything."""
         self.plan(action)
 
-    def plan(self, action: Action) -> Any:
+    def plan(self, action: Action) -> PlanT:
         """Validate ``action`` against the state (raise its refusal) and return what
         ``perform`` needs to carry it out. Changes nothing."""
         raise NotImplementedError
 
-    def perform(self, action: Action, plan: Any) -> None:
+    def perform(self, action: Action, plan: PlanT) -> None:
         """Carry out an action ``plan`` accepted."""
         raise NotImplementedError
 
@@ -322,17 +280,17 @@ class RoundEngine:
     def tiles_on_table(self) -> frozenset[Tile]:
         raise NotImplementedError
 
-    def targets(self) -> list[Any]:
+    def targets(self) -> list[PlaceT]:
         """Every place a tile might be offered now (train names, or tiles to play ``on``;
         ``None`` for a first tile): with ``check`` this answers "can I play this here?"."""
         raise NotImplementedError
 
-    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
+    def play_at(self, player: str | None, tile: Tile, place: PlaceT) -> Action:
         """The play of ``tile`` at ``place`` (one of ``targets()``): a tile to play ``on``
         (``None``: the first tile); Mexican Train names a ``train`` instead."""
-        return Action("play", player, tile, on=place)
+        raise NotImplementedError
 
-    def places_for(self, player: str | None, tile: Tile) -> tuple[Any, ...]:
+    def places_for(self, player: str | None, tile: Tile) -> tuple[PlaceT, ...]:
         """The places (of ``targets()``) where ``player`` may lay ``tile`` now: ``()`` if none."""
         if tile in self.tiles_on_table():
             return ()
@@ -342,7 +300,7 @@ class RoundEngine:
             if self.may_fit(tile, place) and self.is_legal(self.play_at(player, tile, place))
         )
 
-    def may_fit(self, tile: Tile, place: Any) -> bool:
+    def may_fit(self, tile: Tile, place: PlaceT) -> bool:
         """A quick necessary condition for ``tile`` at ``place`` (``False``: ``check``
         would refuse it): lets ``legal_plays`` skip most of the set. Engines may refine it."""
         return True
@@ -372,7 +330,7 @@ class RoundEngine:
         """The ``turn`` refusal every game shares: someone else is to play."""
         return refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=on_turn, player=player)
 
-    def extra_state(self) -> dict[str, Any]:
+    def extra_state(self) -> dict[str, JSONValue]:
         """Game-specific fields of the API's ``round`` object (``trains``, ``ends``, …)."""
         return {}
 
@@ -380,7 +338,7 @@ class RoundEngine:
         """Rules the referee cannot enforce but shows (``mt.last-tile`` …): id and text."""
         return []
 
-    def round_facts(self) -> dict[str, Any]:
+    def round_facts(self) -> RoundFacts:
         """What the table shows that a house rule scores (markers, a double going out …),
         kept with the booked round (``RoundRecord.facts``)."""
         return {}
@@ -394,10 +352,10 @@ class RoundRecord:
     double: Tile | None
     points: Mapping[str, int]
     end: RoundEnd
-    hands: Mapping[str, Any] = field(default_factory=dict)
-    facts: Mapping[str, Any] = field(default_factory=dict)  # RoundEngine.round_facts / the entry
+    hands: Mapping[str, HandEntry] = field(default_factory=dict)
+    facts: RoundFacts = field(default_factory=RoundFacts)  # RoundEngine.round_facts / the entry
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSONValue]:
         return {
             "number": self.number,
             "double": str(self.double) if self.double else None,
@@ -413,7 +371,7 @@ class RoundRecord:
         return empty[0] if len(empty) == 1 and self.end.reason == "table" else None
 
 
-def placings_by(players: Iterable[str], key: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
+def placings_by(players: Iterable[str], key: Mapping[str, KeyT]) -> tuple[tuple[str, ...], ...]:
     """Players grouped into places, best first: a smaller ``key`` is a better place, equal
     keys share one; players keep their seat order inside a place."""
     order = sorted({key[name] for name in players})
@@ -460,8 +418,31 @@ class Team:
     remembered: int
     open: bool
 
-    def to_json(self) -> dict[str, Any]:
-        return {"players": list(self.players), "total": self.total, "remembered": self.remembered}
+    def to_json(self) -> dict[str, JSONValue]:
+        return {"players": list[JSONValue](self.players), "total": self.total, "remembered": self.remembered}
+
+
+class LedgerEntry(TypedDict):
+    """One player's line in a round of Kozel's ledger (kz.score.*)."""
+
+    before: int
+    hand: int
+    points: int
+    after: int
+    open: bool
+    remembered: int
+    took_pot: bool
+
+
+class LedgerRow(TypedDict):
+    """One booked round of Kozel's ledger: each player's line, the pot, and with kz.teams
+    each team's points."""
+
+    number: int
+    fish: bool
+    pot: int
+    players: dict[str, LedgerEntry]
+    team_points: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +454,7 @@ class KozelBook:
     open: Mapping[str, bool]
     goat_at: int  # kz.goat: the account that makes the goat (option lose_at)
     pot: int = 0
-    ledger: tuple[Mapping[str, Any], ...] = ()
+    ledger: tuple[LedgerRow, ...] = ()
     teams: tuple[Team, ...] = ()
 
 
@@ -494,12 +475,12 @@ class Standing:
         return self.result.winners if self.result else ()
 
 
-class GameRules:
+class GameRules(Generic[OptionsT]):
     """One game's configuration and scoring (variants are configuration, as in chess).
 
     ``declaration`` describes the game once (``referee.rules.options``); ``name``,
     ``prefix``, ``title``, ``sets`` and ``default_set`` are read from it when the game's
-    class is made."""
+    class is made, and its ``Options`` dataclass is checked against it."""
 
     declaration: ClassVar[GameDeclaration]
     name: ClassVar[str]
@@ -507,8 +488,10 @@ class GameRules:
     title: ClassVar[str]
     default_set: ClassVar[int]
     sets: ClassVar[tuple[int, ...]]
-    Options: ClassVar[Any]  # the options' class: ``from_json(raw, highest, count)``, ``to_json()``
-    Round: ClassVar[type[RoundEngine]]
+    # The game's options dataclass and its round engine (whatever its places and plans).
+    # Class attributes all the same: a ClassVar's type may not name the options' type variable.
+    Options: type[OptionsT]
+    Round: type[RoundEngine[OptionsT, Any, Any]]
     leaving: ClassVar[bool] = False  # a player may leave, ending and rating the game (kz.rating.left)
     out_rule: ClassVar[str]  # the rule that ends a round when a player goes out (mt.end.domino …)
     # A hand entered as 0 points is the hand of the player who went out: true where no hand
@@ -523,18 +506,19 @@ class GameRules:
     # where rounds do not start from one.
     round_double_name: ClassVar[str] = phrase("Double")
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         declaration = cls.__dict__.get("declaration")
-        if declaration is not None:
+        if isinstance(declaration, GameDeclaration):
             cls.name = declaration.key
             cls.prefix = declaration.prefix
             cls.title = declaration.title
             cls.default_set = declaration.default_set
             cls.sets = declaration.sets
+            declaration.check_values(cls.Options)
 
     @classmethod
-    def ends_first_turn(cls, options: Any) -> bool:
+    def ends_first_turn(cls, options: OptionsT) -> bool:
         """True where a player ends their own first turn with an ``end`` action."""
         return False
 
@@ -548,26 +532,26 @@ class GameRules:
         return RoundEnd(EndReason.TABLE, empty)
 
     @classmethod
-    def parse_options(cls, raw: Any, highest: int, players: tuple[str, ...]) -> Any:
+    def parse_options(cls, raw: object, highest: int, players: tuple[str, ...]) -> OptionsT:
         """The game's options from the ``options`` of a new game, checked against the
         declaration (400 for a wrong key, type or value) and then by ``check_options``."""
-        values = cls.declaration.parse(raw, highest)
-        cls.check_options(raw or {}, values, highest)
-        return cls.Options(**values)
+        options = cls.Options.from_json(cls.declaration.parse(raw, highest))
+        cls.check_options(raw if isinstance(raw, Mapping) else {}, options, highest)
+        return options
 
     @classmethod
-    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
+    def check_options(cls, raw: Mapping[str, object], options: OptionsT, highest: int) -> None:
         """Checks between options (``BadRequest``); ``raw`` is what the request gave."""
 
     @classmethod
-    def entry_fact_names(cls, options: Any, referee: bool) -> tuple[str, ...]:
+    def entry_fact_names(cls, options: OptionsT, referee: bool) -> tuple[str, ...]:
         """The facts a hands entry of this game may name beside the hands (``markers``)."""
         return ()
 
     @classmethod
     def entry_facts(
-        cls, extra: Mapping[str, Any], options: Any, players: tuple[str, ...], referee: bool
-    ) -> dict[str, Any]:
+        cls, extra: Mapping[str, object], options: OptionsT, players: tuple[str, ...], referee: bool
+    ) -> RoundFacts:
         """Facts a hands entry names beside ``hands`` (a score pad's ``markers``); a game
         without such a house rule in force takes none (400)."""
         for key in extra:
@@ -576,38 +560,43 @@ class GameRules:
 
     @classmethod
     def round_points(
-        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: Any
+        cls, points: Mapping[str, int], end: RoundEnd, facts: RoundFacts, options: OptionsT
     ) -> dict[str, int]:
         """The round's points after the house rules that score the round as a whole (a
         bonus for going out, penalties); the hands' own points are ``hand_points``."""
         return dict(points)
 
     @classmethod
-    def house_rules_in_force(cls, options: Any, highest: int) -> list[dict[str, str]]:
+    def house_rules_in_force(cls, options: OptionsT, highest: int) -> list[dict[str, str]]:
         """The house rules switched on: ``{"rule", "label", "value", "help"}`` each."""
         return cls.declaration.in_force(options, highest)
 
     @classmethod
-    def check_table(cls, players: tuple[str, ...], highest: int, options: Any) -> None:
+    def check_table(cls, players: tuple[str, ...], highest: int, options: OptionsT) -> None:
         raise NotImplementedError
 
     @classmethod
-    def round_count(cls, highest: int, options: Any) -> int | None:
+    def round_count(cls, highest: int, options: OptionsT) -> int | None:
         """How many rounds the game has, or ``None`` when it ends another way (kozel)."""
         raise NotImplementedError
 
     @classmethod
-    def round_double(cls, number: int, highest: int, options: Any) -> Tile | None:
+    def round_double(cls, number: int, highest: int, options: OptionsT) -> Tile | None:
         raise NotImplementedError
 
     @classmethod
     def round_setup(
-        cls, number: int, players: tuple[str, ...], highest: int, options: Any, finished: list[RoundRecord]
-    ) -> RoundSetup:
+        cls,
+        number: int,
+        players: tuple[str, ...],
+        highest: int,
+        options: OptionsT,
+        finished: list[RoundRecord],
+    ) -> RoundSetup[OptionsT]:
         raise NotImplementedError
 
     @classmethod
-    def hand_points(cls, tiles: Iterable[Tile], options: Any) -> int:
+    def hand_points(cls, tiles: Iterable[Tile], options: OptionsT) -> int:
         raise NotImplementedError
 
     @classmethod
@@ -615,14 +604,14 @@ class GameRules:
         cls,
         players: tuple[str, ...],
         highest: int,
-        options: Any,
+        options: OptionsT,
         rounds: list[RoundRecord],
         left: str | None = None,
     ) -> Standing:
         raise NotImplementedError
 
     @classmethod
-    def rules_in_force(cls, options: Any) -> list[str]:
+    def rules_in_force(cls, options: OptionsT) -> list[str]:
         """Lines for the scoresheet: the options that change scoring."""
         return []
 
@@ -633,13 +622,13 @@ class GameRules:
         return lowest_totals(standing.totals)
 
     @classmethod
-    def zero_note(cls, options: Any) -> tuple[str, Phrase] | None:
+    def zero_note(cls, options: OptionsT) -> tuple[str, Phrase] | None:
         """What the double-blank counts in a hand left, as the hands page explains it: the
         rule id and one sentence."""
         return None
 
     @classmethod
-    def tile_values(cls, highest: int, options: Any) -> dict[Tile, tuple[int, int]]:
+    def tile_values(cls, highest: int, options: OptionsT) -> dict[Tile, tuple[int, int]]:
         """Each tile's points in a hand left, by ``hand_points``: alone in the hand, and
         beside other tiles (Kozel's 0-0 counts only alone). A page adds these up live."""
         values = {}
@@ -648,6 +637,11 @@ class GameRules:
             beside = cls.hand_points([tile, other], options) - cls.hand_points([other], options)
             values[tile] = (cls.hand_points([tile], options), beside)
         return values
+
+
+# The rules or the round engine of whichever game: what the registry and a match hold.
+AnyGameRules: TypeAlias = "type[GameRules[Any]]"
+AnyRoundEngine: TypeAlias = "RoundEngine[Any, Any, Any]"
 
 
 def lowest_totals(totals: Mapping[str, int]) -> list[str]:

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal
 
 from referee.rules.base import (
+    DRAW,
+    END,
+    LEAVE,
+    PASS,
+    PLAY,
     PLAYERS_MOST,
+    START,
+    UNDO,
     Action,
     EndReason,
+    JSONValue,
     RoundEnd,
     RoundEngine,
+    RoundFacts,
     RoundRecord,
     RoundSetup,
     RuleViolation,
@@ -18,8 +28,8 @@ from referee.rules.base import (
     phrase,
     refuse,
 )
-from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, GameOptions, Option
-from referee.rules.scoring import LowestTotalGame
+from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, Option
+from referee.rules.scoring import LowestTotalGame, LowestTotalOptions
 from referee.tiles import Tile, set_size
 
 DECLARATION = GameDeclaration(
@@ -119,17 +129,23 @@ DECLARATION = GameDeclaration(
 )
 
 
-class ChickenFootOptions(GameOptions):
-    """The options of a Chicken Foot game (``DECLARATION``)."""
+@dataclass(frozen=True, slots=True)
+class ChickenFootOptions(LowestTotalOptions):
+    """The options of a Chicken Foot game (``DECLARATION``; ``double_blank``,
+    ``first_double`` and ``last_double`` are the ones Mexican Train has too)."""
 
-    __slots__ = ()
-    OPTIONS = DECLARATION.options
+    declaration = DECLARATION
+    arms: Literal[4, 6] = 4
+    hand_size: int = 7
+    missing_start: Literal["draw", "next"] = "draw"
+    double_out_penalty: int = 0
+    open_foot_penalty: int = 0
 
 
 TOES_PER_FOOT = 3
 
 
-class ChickenFootRound(RoundEngine):
+class ChickenFootRound(RoundEngine[ChickenFootOptions, Tile | None, None]):
     """One round of Chicken Foot in referee mode (rules `cf.*`).
 
     The tableau is a tree grown from the spinner (the round's double). Every tile on the
@@ -168,7 +184,7 @@ class ChickenFootRound(RoundEngine):
 
     former_names = {"yard": "_boneyard", "end": "_outcome"}
 
-    def __init__(self, setup: RoundSetup) -> None:
+    def __init__(self, setup: RoundSetup[ChickenFootOptions]) -> None:
         super().__init__(setup)
         self.highest: int = setup.highest
         self.spinner: Tile = setup.double or Tile(setup.highest, setup.highest)
@@ -224,7 +240,7 @@ class ChickenFootRound(RoundEngine):
         keeps its claim, even when fewer remain than toes are missing."""
         return self.laid_with_value[double.low] == self.highest + 1
 
-    def round_facts(self) -> dict[str, Any]:
+    def round_facts(self) -> RoundFacts:
         """What the house rules score from the table (`cf.house.double-out`,
         `cf.house.foot`): whether the player who went out laid a double last, and who laid
         each foot that still lacks toes (and is not dead)."""
@@ -273,7 +289,10 @@ class ChickenFootRound(RoundEngine):
             return [None]
         return list[Tile | None](self.open_places())
 
-    def extra_state(self) -> dict[str, Any]:
+    def play_at(self, player: str | None, tile: Tile, place: Tile | None) -> Action:
+        return Action(PLAY, player, tile, on=place)
+
+    def extra_state(self) -> dict[str, JSONValue]:
         foot = self.restricting_foot() if self._outcome is None else None
         return {
             "open_ends": [
@@ -288,11 +307,11 @@ class ChickenFootRound(RoundEngine):
             "arms": [self._branch(first) for first in self.children.get(self.spinner, [])],
         }
 
-    def _branch(self, first: Tile) -> list[dict[str, Any]]:
-        entries: list[dict[str, Any]] = []
+    def _branch(self, first: Tile) -> list[JSONValue]:
+        entries: list[JSONValue] = []
         tile: Tile | None = first
         while tile is not None:
-            entry: dict[str, Any] = {"tile": str(tile), "end": self.outer[tile]}
+            entry: dict[str, JSONValue] = {"tile": str(tile), "end": self.outer[tile]}
             entries.append(entry)
             if tile.is_double:
                 entry["toes"] = [self._branch(toe) for toe in self.children[tile]]
@@ -368,30 +387,30 @@ class ChickenFootRound(RoundEngine):
     # ------------------------------------------------------------------ actions
 
     def plan(self, action: Action) -> None:
-        if action.type == "undo":
+        if action.type is UNDO:
             raise refuse(None, "Undo is done by the game, not by the round.")
-        if action.type == "leave":
+        if action.type is LEAVE:
             raise refuse(
                 "cf.rounds", "Chicken Foot has no leaving: the game is played through all its rounds."
             )
-        if action.type == "end":
+        if action.type is END:
             raise refuse(
                 "cf.one-tile",
                 "There is no 'end' in Chicken Foot: a turn is one tile, or a draw and then a play or a pass.",
             )
         if self._outcome is not None:
             raise refuse("cf.end", "The round is over: enter the hands left.")
-        if action.type == "start":
+        if action.type is START:
             self._check_start(action)
         elif not self.spinner_placed():
             self._check_before_spinner(action)
         else:
             player = self._check_turn(action.player)
-            if action.type == "play":
+            if action.type is PLAY:
                 self._check_play(action)
-            elif action.type == "draw":
+            elif action.type is DRAW:
                 self._check_draw(player)
-            elif action.type == "pass":
+            elif action.type is PASS:
                 self._check_pass(player)
             else:
                 raise refuse(None, "A {action!r} action does not exist in Chicken Foot.", action=action.type)
@@ -399,17 +418,17 @@ class ChickenFootRound(RoundEngine):
     def perform(self, action: Action, plan: None) -> None:
         player = action.player
         assert player is not None  # check refuses a player not on turn or named to start
-        if action.type == "start":
+        if action.type is START:
             self.starter = player
-        elif action.type == "play":
+        elif action.type is PLAY:
             assert action.tile is not None  # check refuses a play without a tile
             self._lay(player, action.tile, action.on)
-        elif action.type == "draw":
+        elif action.type is DRAW:
             self._boneyard -= 1
             self.hands[player] += 1
             if self.spinner_placed():
                 self.drew_this_turn = True
-        elif action.type == "pass":
+        elif action.type is PASS:
             self.passes_in_a_row += 1
             if self.passes_in_a_row >= len(self.players) and self._boneyard == 0:
                 self._outcome = RoundEnd(EndReason.BLOCKED, None)
@@ -434,7 +453,7 @@ class ChickenFootRound(RoundEngine):
                 player=self.starter,
                 spinner=str(self.spinner),
             )
-        if action.type == "play":
+        if action.type is PLAY:
             tile = action.tile
             assert tile is not None  # Action.from_json: a play has a tile
             if tile != self.spinner and self._lower_start_allowed():
@@ -460,7 +479,7 @@ class ChickenFootRound(RoundEngine):
                     spinner=str(self.spinner),
                     on=str(action.on),
                 )
-        elif action.type == "draw":
+        elif action.type is DRAW:
             if self.starter is not None:
                 raise refuse(
                     "cf.start",
@@ -470,7 +489,7 @@ class ChickenFootRound(RoundEngine):
                 )
             if self._boneyard == 0:
                 raise refuse("cf.draw", "The yard is empty: there is nothing to draw.")
-        elif action.type == "pass":
+        elif action.type is PASS:
             raise refuse(
                 "cf.start",
                 "No one can pass before the {spinner} is placed: whoever holds it "
@@ -482,7 +501,7 @@ class ChickenFootRound(RoundEngine):
 
     def _lower_start_allowed(self) -> bool:
         """cf.house.start = next: a lower double may start the round (nobody holds its double)."""
-        return getattr(self.setup.options, "missing_start", "draw") == "next"
+        return self.setup.options.missing_start == "next"
 
     def _check_turn(self, player: str | None) -> str:
         current = self.turn()
@@ -618,7 +637,7 @@ class ChickenFootRound(RoundEngine):
         self.drew_this_turn = False
 
 
-class ChickenFoot(LowestTotalGame):
+class ChickenFoot(LowestTotalGame[ChickenFootOptions]):
     declaration = DECLARATION
     Options = ChickenFootOptions
     Round = ChickenFootRound
@@ -660,7 +679,7 @@ class ChickenFoot(LowestTotalGame):
         highest: int,
         options: ChickenFootOptions,
         finished: list[RoundRecord],
-    ) -> RoundSetup:
+    ) -> RoundSetup[ChickenFootOptions]:
         # cf.start: whoever holds the round's double starts; the referee learns it from the play.
         return RoundSetup(
             players=players,
@@ -678,13 +697,13 @@ class ChickenFoot(LowestTotalGame):
 
     @classmethod
     def round_points(
-        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: ChickenFootOptions
+        cls, points: Mapping[str, int], end: RoundEnd, facts: RoundFacts, options: ChickenFootOptions
     ) -> dict[str, int]:
         result = dict(points)
-        out_penalty = getattr(options, "double_out_penalty", 0)  # cf.house.double-out
+        out_penalty = options.double_out_penalty  # cf.house.double-out
         if out_penalty and end.reason == "domino" and end.player in result and facts.get("out_on_double"):
             result[end.player] = out_penalty
-        foot_penalty = getattr(options, "open_foot_penalty", 0)  # cf.house.foot
+        foot_penalty = options.open_foot_penalty  # cf.house.foot
         if foot_penalty:
             for name in facts.get("open_feet", ()):
                 result[name] += foot_penalty

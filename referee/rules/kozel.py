@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
 
 from referee.rules.base import (
+    DRAW,
+    END,
+    LEAVE,
+    PASS,
+    PLAY,
     PLAYERS_MOST,
+    START,
+    UNDO,
     Action,
     BadRequest,
     EndReason,
     GameResult,
     GameRules,
+    JSONValue,
     KozelBook,
+    LedgerRow,
     Phrase,
     RoundEnd,
     RoundEngine,
@@ -92,11 +102,15 @@ DECLARATION = GameDeclaration(
 )
 
 
+@dataclass(frozen=True, slots=True)
 class KozelOptions(GameOptions):
     """The options of a Kozel game (``DECLARATION``)."""
 
-    __slots__ = ()
-    OPTIONS = DECLARATION.options
+    declaration = DECLARATION
+    fish: Literal["all", "one"] = "all"
+    zero_zero: Literal[10, 25] = 10
+    lose_at: int = 101
+    teams: bool = False
 
 
 _NON_DOUBLES_WITH = tuple(
@@ -205,7 +219,7 @@ _PLAYS = tuple(zip(_each_seat("play", 0), _each_seat("play", 1), strict=True))  
 _LEADS, _DRAWS, _PASSES, _STARTS = (_each_seat(kind) for kind in ("lead", "draw", "pass", "start"))
 
 
-class KozelRound(RoundEngine):
+class KozelRound(RoundEngine[KozelOptions, Tile | None, Plan]):
     """One round in referee mode (see `kz.*`): a single line with two ends.
 
     The line is kept as its two ends only (the tile at each end and the value it shows):
@@ -213,7 +227,7 @@ class KozelRound(RoundEngine):
     table both ends are that tile, showing its two halves.
     """
 
-    def __init__(self, setup: RoundSetup) -> None:
+    def __init__(self, setup: RoundSetup[KozelOptions]) -> None:
         super().__init__(setup)
         self.seats = dict(zip(self.players, range(len(self.players)), strict=True))
         self.placed: set[Tile] = set()
@@ -233,7 +247,7 @@ class KozelRound(RoundEngine):
     def tiles_on_table(self) -> frozenset[Tile]:
         return frozenset(self.placed)
 
-    def targets(self) -> list[Any]:
+    def targets(self) -> list[Tile | None]:
         if self._outcome is not None:
             return []
         if not self.end_tiles:
@@ -242,8 +256,11 @@ class KozelRound(RoundEngine):
             return [self.end_tiles[0]]
         return list(self.end_tiles)
 
-    def extra_state(self) -> dict[str, Any]:
-        return {"ends": list(self.end_values), "line": [str(tile) for tile in self.line]}
+    def play_at(self, player: str | None, tile: Tile, place: Tile | None) -> Action:
+        return Action(PLAY, player, tile, on=place)
+
+    def extra_state(self) -> dict[str, JSONValue]:
+        return {"ends": list[JSONValue](self.end_values), "line": [str(tile) for tile in self.line]}
 
     def reminders(self) -> list[dict[str, str]]:
         if self._outcome is not None:
@@ -332,16 +349,16 @@ class KozelRound(RoundEngine):
     def plan(self, action: Action) -> Plan:
         """Validate ``action`` against the state; return what ``apply`` must do. Changes nothing."""
         kind, player, tile, _, on = action
-        if kind == "undo":
+        if kind is UNDO:
             raise refuse(None, "Undo is done by replaying the round, not by the round itself.")
-        if kind == "play" and tile is None:
+        if kind is PLAY and tile is None:
             raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
         if self._outcome is not None:
             raise self._refuse_over(self._outcome)
         index = self.seats.get(player) if isinstance(player, str) else None
         if player is None or index is None:
             raise refuse(None, "{player!r} is not a player in this game.", player=player)
-        if kind == "play" and self.end_tiles:
+        if kind is PLAY and self.end_tiles:
             assert tile is not None  # refused above
             if self.turn_index != index:
                 self._check_turn(player)
@@ -352,27 +369,27 @@ class KozelRound(RoundEngine):
                 if on == second_tile and self.end_values[1] in tile:
                     return _PLAYS[index][1]
             return _PLAYS[index][self._choose_end(tile, on)]
-        if kind == "start":
+        if kind is START:
             return self._plan_start(player, index)
-        if kind == "leave":
+        if kind is LEAVE:
             raise refuse(
                 "kz.rating.left",
                 "Leaving ends the whole game, not a move in the round: send it to the game, not the round.",
             )
-        if kind == "end":
+        if kind is END:
             raise refuse(
                 "kz.bazaar",
                 "Kozel has no 'end' action: each turn is one tile, and "
                 "a player with nothing to play draws from the bazaar, "
                 "or knocks (pass) once it is empty.",
             )
-        if kind not in ("play", "draw", "pass"):
+        if kind is not PLAY and kind is not DRAW and kind is not PASS:
             raise refuse(None, "A {action!r} action does not exist in Kozel.", action=kind)
         if not self.end_tiles:
             return self._plan_lead(action, index)
         if self.turn_index != index:
             self._check_turn(player)
-        if kind == "draw":
+        if kind is DRAW:
             if self._boneyard == 0:
                 raise refuse(
                     "kz.bazaar",
@@ -427,8 +444,8 @@ class KozelRound(RoundEngine):
     def _plan_lead(self, action: Action, index: int) -> Plan:
         player, tile = action.player, action.tile
         assert player is not None  # plan checked it is a player of the round
-        if action.type in ("draw", "pass"):
-            if action.type == "draw":
+        if action.type is DRAW or action.type is PASS:
+            if action.type is DRAW:
                 raise refuse(
                     "kz.bazaar",
                     "The line is empty and any tile can lead, so there is "
@@ -564,7 +581,7 @@ class KozelRound(RoundEngine):
         )
 
 
-class Kozel(GameRules):
+class Kozel(GameRules[KozelOptions]):
     declaration = DECLARATION
     Options = KozelOptions
     leaving = True  # kz.rating.left
@@ -612,7 +629,7 @@ class Kozel(GameRules):
         highest: int,
         options: KozelOptions,
         finished: list[RoundRecord],
-    ) -> RoundSetup:
+    ) -> RoundSetup[KozelOptions]:
         # kz.lead.next: whoever went out or made the fish leads; unknown in round 1.
         leader = None
         if finished:
@@ -725,7 +742,7 @@ def book_game(
     is_open = [False] * count
     remembered = [0] * count
     pot = 0
-    ledger: list[dict[str, Any]] = []
+    ledger: list[LedgerRow] = []
     goats: list[int] = []
     for record in rounds:
         if goats:
@@ -775,7 +792,7 @@ def book_game(
                 remembered[index] = 0
             else:  # kz.score.remember
                 remembered[index] += score
-        row: dict[str, Any] = {
+        row: LedgerRow = {
             "number": record.number,
             "fish": fish,
             "pot": pot,

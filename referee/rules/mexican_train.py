@@ -5,14 +5,23 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from referee.rules.base import (
+    DRAW,
+    END,
+    LEAVE,
+    PASS,
+    PLAY,
     PLAYERS_MOST,
+    START,
+    UNDO,
     Action,
     EndReason,
+    JSONValue,
     RoundEnd,
     RoundEngine,
+    RoundFacts,
     RoundRecord,
     RoundSetup,
     bad_request,
@@ -27,10 +36,9 @@ from referee.rules.options import (
     SET_HIGHEST,
     Choice,
     GameDeclaration,
-    GameOptions,
     Option,
 )
-from referee.rules.scoring import LowestTotalGame
+from referee.rules.scoring import LowestTotalGame, LowestTotalOptions
 from referee.tiles import Tile, set_size
 
 # mt.deal: tiles per player by set and number of players.
@@ -214,11 +222,23 @@ DECLARATION = GameDeclaration(
 )
 
 
-class MexicanTrainOptions(GameOptions):
-    """The options of a Mexican Train game (``DECLARATION``)."""
+@dataclass(frozen=True, slots=True)
+class MexicanTrainOptions(LowestTotalOptions):
+    """The options of a Mexican Train game (``DECLARATION``; ``double_blank``,
+    ``first_double`` and ``last_double`` are the ones Chicken Foot has too)."""
 
-    __slots__ = ()
-    OPTIONS = DECLARATION.options
+    declaration = DECLARATION
+    first_turn: Literal["single", "build"] = "single"
+    doubles_order: Literal["oldest", "newest"] = "oldest"
+    tie_break: Literal["share", "chicken-foot"] = "share"
+    hand_size: int | None = None  # None: the usual deal (mt.deal)
+    own_train_first: bool = False
+    double_out: Literal["allowed", "refused"] = "allowed"
+    draw: Literal["one", "until"] = "one"
+    out_bonus: int = 0
+    marker_penalty: int = 0
+    blank_half: Literal[0, 25] = 0
+    doubles_in_hand: Literal["single", "double"] = "single"
 
 
 def standard_hand_size(highest: int, player_count: int) -> int | None:
@@ -254,7 +274,7 @@ class UncoveredDouble:
     first_turn: bool  # ends a first-turn train with first_turn = build (mt.first-turn.double)
 
 
-class MexicanTrainRound(RoundEngine):
+class MexicanTrainRound(RoundEngine[MexicanTrainOptions, str, None]):
     """One round in referee mode (see `mt.*`).
 
     The engine sees only what is logged (plays, draws, passes), so it tracks hand sizes and
@@ -264,15 +284,15 @@ class MexicanTrainRound(RoundEngine):
 
     former_names = {"_players": "players", "_hands": "hands"}
 
-    def __init__(self, setup: RoundSetup) -> None:
+    def __init__(self, setup: RoundSetup[MexicanTrainOptions]) -> None:
         super().__init__(setup)
-        highest = setup.highest
+        highest, options = setup.highest, setup.options
         self._engine = setup.double if setup.double is not None else Tile(highest, highest)
-        self._build = _option(setup, "first_turn", "single") == "build"
-        self._newest_first = _option(setup, "doubles_order", "oldest") == "newest"
-        self._own_first = bool(getattr(setup.options, "own_train_first", False))  # mt.house.own-first
-        self._no_double_out = _option(setup, "double_out", "allowed") == "refused"  # mt.house.double-out
-        self._draw_until = _option(setup, "draw", "one") == "until"  # mt.house.draw
+        self._build = options.first_turn == "build"
+        self._newest_first = options.doubles_order == "newest"
+        self._own_first = options.own_train_first  # mt.house.own-first
+        self._no_double_out = options.double_out == "refused"  # mt.house.double-out
+        self._draw_until = options.draw == "until"  # mt.house.draw
         self._trains: dict[str, Train] = {name: Train(name, [], self._engine.high) for name in self.players}
         self._trains[MEXICAN] = Train(None, [], self._engine.high)
         # mt.deal / hidden: the engine is set aside before the deal.
@@ -305,10 +325,10 @@ class MexicanTrainRound(RoundEngine):
     def targets(self) -> list[str]:
         return list(self._trains)
 
-    def play_at(self, player: str | None, tile: Tile, place: Any) -> Action:
-        return Action("play", player, tile, train=place)
+    def play_at(self, player: str | None, tile: Tile, place: str) -> Action:
+        return Action(PLAY, player, tile, train=place)
 
-    def may_fit(self, tile: Tile, place: Any) -> bool:
+    def may_fit(self, tile: Tile, place: str) -> bool:
         """mt.match: a tile joins a train only with the train's open number."""
         train = self._trains.get(place)
         return train is None or tile.has(train.open_end)
@@ -330,7 +350,7 @@ class MexicanTrainRound(RoundEngine):
             live.reverse()
         return live
 
-    def extra_state(self) -> dict[str, Any]:
+    def extra_state(self) -> dict[str, JSONValue]:
         return {
             "trains": {
                 key: {
@@ -343,7 +363,7 @@ class MexicanTrainRound(RoundEngine):
             "open_doubles": [str(double.tile) for double in self.open_doubles()],
         }
 
-    def round_facts(self) -> dict[str, Any]:
+    def round_facts(self) -> RoundFacts:
         """What the house rules score from the table: whose own train carries a marker
         (`mt.house.marker`)."""
         return {"markers": [name for name in self.players if self._trains[name].marker]}
@@ -387,45 +407,45 @@ class MexicanTrainRound(RoundEngine):
     # ----------------------------------------------------------------- actions
 
     def plan(self, action: Action) -> None:
-        if action.type == "start":
+        if action.type is START:
             self._check_start(action)
             return
-        if action.type in ("leave", "undo"):
+        if action.type is LEAVE or action.type is UNDO:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
         self._check_not_over()
         player = self._check_player(action.player)
-        if action.type == "play":
+        if action.type is PLAY:
             self._check_play(action)
-        elif action.type == "draw":
+        elif action.type is DRAW:
             self._check_draw(player)
-        elif action.type == "pass":
+        elif action.type is PASS:
             self._check_pass(player)
-        elif action.type == "end":
+        elif action.type is END:
             self._check_end(player)
         else:
             raise refuse(None, "'{action}' is not an action of a Mexican Train round.", action=action.type)
 
     def perform(self, action: Action, plan: None) -> None:
         player = self._check_player(action.player)
-        if action.type == "start":
+        if action.type is START:
             self._turn_index = self.players.index(player)
             return
         self._begun = True
         self._one_tile_done = None
-        if action.type == "play":
+        if action.type is PLAY:
             assert action.tile is not None and action.train is not None  # checked
             self._apply_play(player, action.tile, action.train)
-        elif action.type == "draw":
+        elif action.type is DRAW:
             self._boneyard -= 1
             self.hands[player] += 1
             self._drawn = True
-        elif action.type == "pass":
+        elif action.type is PASS:
             self._trains[player].marker = True  # mt.marker.place
             self._passes_in_a_row += 1
             self._end_turn()
             if self._passes_in_a_row >= len(self.players) and self._boneyard == 0:
                 self._outcome = RoundEnd(EndReason.BLOCKED, None)
-        elif action.type == "end":
+        elif action.type is END:
             self._end_turn()
 
     # ----------------------------------------------------------------- checks
@@ -736,11 +756,7 @@ class MexicanTrainRound(RoundEngine):
         return phrase("{player}'s train", player=key)
 
 
-def _option(setup: RoundSetup, name: str, default: str) -> str:
-    return getattr(setup.options, name, default) or default
-
-
-class MexicanTrain(LowestTotalGame):
+class MexicanTrain(LowestTotalGame[MexicanTrainOptions]):
     # mt.players names the usual sets (the declaration's); any other set of the `tiles` rule
     # is played when the table sets a hand size the tiles suffice for.
     declaration = DECLARATION
@@ -762,9 +778,9 @@ class MexicanTrain(LowestTotalGame):
             )
 
     @classmethod
-    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
-        super().check_options(raw, values, highest)
-        if values["blank_half"] and raw.get("double_blank") is not None:
+    def check_options(cls, raw: Mapping[str, object], options: MexicanTrainOptions, highest: int) -> None:
+        super().check_options(raw, options, highest)
+        if options.blank_half and raw.get("double_blank") is not None:
             raise bad_request(
                 "With 'blank_half' 25 a 0-0 counts 50: leave 'double_blank' unset (mt.house.blank-half).",
                 field="double_blank",
@@ -828,7 +844,7 @@ class MexicanTrain(LowestTotalGame):
         highest: int,
         options: MexicanTrainOptions,
         finished: list[RoundRecord],
-    ) -> RoundSetup:
+    ) -> RoundSetup[MexicanTrainOptions]:
         # mt.start default: the first player entered starts round 1, then one seat clockwise.
         return RoundSetup(
             players=players,
@@ -842,8 +858,8 @@ class MexicanTrain(LowestTotalGame):
 
     @classmethod
     def hand_points(cls, tiles: Iterable[Tile], options: MexicanTrainOptions) -> int:
-        blank = getattr(options, "blank_half", 0)  # mt.house.blank-half
-        twice = getattr(options, "doubles_in_hand", "single") == "double"  # mt.house.doubles
+        blank = options.blank_half  # mt.house.blank-half
+        twice = options.doubles_in_hand == "double"  # mt.house.doubles
         if not blank and not twice:
             return face_points(tiles, options.double_blank)
         total = 0
@@ -858,19 +874,23 @@ class MexicanTrain(LowestTotalGame):
     @classmethod
     def entry_fact_names(cls, options: MexicanTrainOptions, referee: bool) -> tuple[str, ...]:
         """A score pad with a marker penalty names the marked trains (referee mode sees them)."""
-        return ("markers",) if getattr(options, "marker_penalty", 0) and not referee else ()
+        return ("markers",) if options.marker_penalty and not referee else ()
 
     @classmethod
     def entry_facts(
-        cls, extra: Mapping[str, Any], options: MexicanTrainOptions, players: tuple[str, ...], referee: bool
-    ) -> dict[str, Any]:
+        cls,
+        extra: Mapping[str, object],
+        options: MexicanTrainOptions,
+        players: tuple[str, ...],
+        referee: bool,
+    ) -> RoundFacts:
         """A score pad names the players whose trains carried a marker (`mt.house.marker`)."""
         unknown = sorted(set(extra) - {"markers"})
         if unknown:
             raise bad_request("Unknown field {name!r} in the hands entry.", field=unknown[0], name=unknown[0])
         if "markers" not in extra:
             return {}
-        if not getattr(options, "marker_penalty", 0):
+        if not options.marker_penalty:
             raise bad_request(
                 "'markers' is read only with a marker penalty (mt.house.marker), which this game does not play.",
                 field="markers",
@@ -897,13 +917,13 @@ class MexicanTrain(LowestTotalGame):
 
     @classmethod
     def round_points(
-        cls, points: Mapping[str, int], end: RoundEnd, facts: Mapping[str, Any], options: MexicanTrainOptions
+        cls, points: Mapping[str, int], end: RoundEnd, facts: RoundFacts, options: MexicanTrainOptions
     ) -> dict[str, int]:
         result = dict(points)
-        bonus = getattr(options, "out_bonus", 0)  # mt.house.out-bonus
+        bonus = options.out_bonus  # mt.house.out-bonus
         if bonus and end.reason in ("domino", "table") and end.player in result:
             result[end.player] -= bonus
-        penalty = getattr(options, "marker_penalty", 0)  # mt.house.marker
+        penalty = options.marker_penalty  # mt.house.marker
         if penalty:
             for name in facts.get("markers", ()):
                 result[name] += penalty

@@ -3,8 +3,9 @@
 Each game's rules module declares one ``GameDeclaration``; everything else reads it: the
 JSON validation of ``options`` (``GameDeclaration.parse``), the new-game form, the OpenAPI
 document, the scoresheet's list of house rules in force, the titles of pages, stats and
-leaderboards. Adding an option to a game is one ``Option(...)`` in its module (plus the
-rule it changes and the translations of its texts).
+leaderboards. Adding an option to a game is one ``Option(...)`` in its module and the
+typed field of the same name in its options dataclass (plus the rule it changes and the
+translations of its texts); the game's rules class checks that the two agree.
 
 An ``Option`` is a small immutable value:
 
@@ -19,15 +20,19 @@ highest pip of the set, ``None`` that the game decides (``hand_size``: the usual
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import ClassVar, Literal, Self, TypeAlias
 
-from referee.rules.base import bad_request
+from referee.rules.refusals import bad_request
 
 FLAG, CHOICE, RANGE = "flag", "choice", "range"
 KINDS = (FLAG, CHOICE, RANGE)
 SET_HIGHEST = "highest pip of the set"  # a bound or default that follows the set
+
+# An option's value as the API reads and echoes it.
+OptionValue: TypeAlias = bool | int | str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +49,7 @@ class Option:
 
     name: str
     kind: str
-    default: Any
+    default: OptionValue
     rule: str
     label: str
     help: str
@@ -59,6 +64,8 @@ class Option:
             raise ValueError(f"option {self.name}: unknown kind {self.kind!r}")
         if self.kind == CHOICE and self.default not in self.values:
             raise ValueError(f"option {self.name}: default {self.default!r} is not a choice")
+        if isinstance(self.high, str) and self.high != SET_HIGHEST:
+            raise ValueError(f"option {self.name}: unknown bound {self.high!r}")
 
     @property
     def values(self) -> tuple[str | int, ...]:
@@ -72,21 +79,27 @@ class Option:
         """Whether the option's values are whole numbers (a range, or a choice of numbers)."""
         return self.kind == RANGE or (self.kind == CHOICE and all(isinstance(v, int) for v in self.values))
 
-    def resolved_default(self, highest: int) -> Any:
+    def resolved_default(self, highest: int) -> OptionValue:
         return highest if self.default == SET_HIGHEST else self.default
+
+    @property
+    def unset(self) -> OptionValue:
+        """The value of an options dataclass's field left out: the default, or ``None`` where
+        the default follows the set."""
+        return None if self.default == SET_HIGHEST else self.default
 
     def upper(self, highest: int) -> int | None:
         """The highest value allowed with a double-``highest`` set (``None``: no bound)."""
-        return highest if self.high == SET_HIGHEST else self.high  # type: ignore[return-value]
+        return highest if isinstance(self.high, str) else self.high  # a string bound is SET_HIGHEST
 
-    def label_of(self, value: Any) -> str:
+    def label_of(self, value: OptionValue) -> str:
         """How a value reads on a page: its choice label, or the number."""
         for choice in self.choices:
             if choice.value == value:
                 return choice.label
         return str(value)
 
-    def parse(self, raw: Mapping[str, Any], highest: int) -> Any:
+    def parse(self, raw: Mapping[str, object], highest: int) -> OptionValue:
         """The option's value from an ``options`` object (absent or ``null``: the default).
 
         Raises ``BadRequest`` (400) naming the option when the value is of the wrong type
@@ -102,14 +115,18 @@ class Option:
         if self.numeric and (isinstance(value, bool) or not isinstance(value, int)):
             raise bad_request("Option {key!r} must be a whole number.", field=key, key=key)
         if self.kind == CHOICE:
-            if value not in self.values or isinstance(value, bool):
-                raise bad_request(
-                    "Option {key!r} must be one of {allowed}.",
-                    field=key,
-                    key=key,
-                    allowed=", ".join(map(str, sorted(self.values) if self.numeric else self.values)),
-                )
-            return value
+            for allowed in self.values:
+                if allowed == value and not isinstance(value, bool):
+                    return allowed
+            raise bad_request(
+                "Option {key!r} must be one of {allowed}.",
+                field=key,
+                key=key,
+                allowed=", ".join(
+                    map(str, sorted(int(v) for v in self.values) if self.numeric else self.values)
+                ),
+            )
+        assert isinstance(value, int)  # a range is numeric: checked above
         low, high = self.low, self.upper(highest)
         if (low is not None and value < low) or (high is not None and value > high):
             if high is None:
@@ -120,70 +137,35 @@ class Option:
         return value
 
 
-class GameOptions(Mapping[str, Any]):
-    """The options a game was created with: every declared option, defaults included.
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """The options a game was created with: one frozen dataclass per game, one typed field
+    per declared option (``GameDeclaration.check_values`` holds them to the declaration).
 
-    Immutable; read as attributes (``options.double_blank``) or as a mapping. Each game
-    has a subclass naming its declared ``OPTIONS``; ``MexicanTrainOptions(draw="until")``
-    builds one directly (absent options take their declared default; a default that
-    follows the set stays ``None``)."""
+    ``MexicanTrainOptions(draw="until")`` builds one directly (absent options take their
+    declared default; a default that follows the set stays ``None``); ``to_json()`` is the
+    API's ``options`` object and ``from_json`` reads it back."""
 
-    __slots__ = ("_values",)
-    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    declaration: ClassVar[GameDeclaration]
 
-    def __init__(self, **values: Any) -> None:
-        known = {option.name: option for option in self.OPTIONS}
-        unknown = sorted(set(values) - set(known))
-        if unknown:
-            raise TypeError(f"{type(self).__name__}: unknown option {unknown[0]!r}")
-        filled = {
-            name: values.get(name, None if option.default == SET_HIGHEST else option.default)
-            for name, option in known.items()
-        }
-        object.__setattr__(self, "_values", filled)
+    @classmethod
+    def from_json(cls, values: Mapping[str, OptionValue]) -> Self:
+        """The options named in ``values`` (``TypeError`` for a name the game does not have)."""
+        return cls(**values)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self._values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+    def to_json(self) -> dict[str, OptionValue]:
+        """Every option by name, in the declaration's order (the API's ``options``)."""
+        return {option.name: getattr(self, option.name) for option in self.declaration.options}
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("options are immutable")
-
-    def __getitem__(self, name: str) -> Any:
-        return self._values[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and dict(self._values) == dict(other._values)
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, tuple(sorted(self._values.items(), key=lambda item: item[0]))))
-
-    def __repr__(self) -> str:
-        inside = ", ".join(f"{name}={value!r}" for name, value in self._values.items())
-        return f"{type(self).__name__}({inside})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), dict(self._values)))
-
-    def replace(self, **changes: Any) -> GameOptions:
-        return type(self)(**{**self._values, **changes})
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self._values)
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[..., GameOptions], tuple[type[GameOptions], dict[str, OptionValue]]]:
+        # Pickled by name: a snapshot taken before an option was added reads back with its default.
+        return (_rebuild, (type(self), self.to_json()))
 
 
-def _rebuild(cls: type[GameOptions], values: dict[str, Any]) -> GameOptions:
-    return cls(**values)
+def _rebuild(cls: type[GameOptions], values: dict[str, OptionValue]) -> GameOptions:
+    return cls.from_json(values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +206,7 @@ class GameDeclaration:
     def table_options(self) -> tuple[Option, ...]:
         return tuple(option for option in self.options if not option.house)
 
-    def parse(self, raw: Any, highest: int) -> dict[str, Any]:
+    def parse(self, raw: object, highest: int) -> dict[str, OptionValue]:
         """Every declared option's value from the ``options`` object of a new game.
 
         ``None`` is no options; an unknown key, a wrong type or a value not allowed is a
@@ -239,14 +221,32 @@ class GameDeclaration:
             raise bad_request("Unknown option {name!r} for this game.", field="options", name=unknown[0])
         return {option.name: option.parse(raw, highest) for option in self.options}
 
-    def in_force(self, options: Mapping[str, Any], highest: int) -> list[dict[str, str]]:
+    def in_force(self, options: GameOptions, highest: int) -> list[dict[str, str]]:
         """The house rules switched on (not at their default): rule id and one line each."""
+        values = options.to_json()
         lines = []
         for option in self.house_rules:
             default = option.resolved_default(highest)
-            value = options.get(option.name, default)
+            value = values.get(option.name, default)
             if value == default or value is None:
                 continue
             shown = "" if option.kind == FLAG else option.label_of(value)
             lines.append({"rule": option.rule, "label": option.label, "value": shown, "help": option.help})
         return lines
+
+    def check_values(self, options: type[GameOptions]) -> None:
+        """Make sure the game's options dataclass has one field per declared option, each
+        with the option's default (``None`` where it follows the set) and, for a choice
+        written as a ``Literal``, exactly the choice's values."""
+        if options.declaration is not self:
+            raise TypeError(f"{options.__name__}: declared by another game than {self.key}")
+        declared = {option.name: option.unset for option in self.options}
+        found = {field.name: field.default for field in fields(options)}
+        if found != declared:
+            raise TypeError(f"{options.__name__}: its fields {found} are not the options of {self.key}")
+        hints = typing.get_type_hints(options)
+        for option in self.options:
+            hint = hints[option.name]
+            literal = option.kind == CHOICE and typing.get_origin(hint) is Literal
+            if literal and set(typing.get_args(hint)) != set(option.values):
+                raise TypeError(f"{options.__name__}.{option.name}: not the choices of the declaration")

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal, TypeVar
 
-from referee.rules.base import (
-    GameResult,
-    GameRules,
-    Phrase,
-    RoundRecord,
-    Standing,
-    bad_request,
-    phrase,
-    placings_by,
-)
+from referee.rules.base import GameResult, GameRules, RoundRecord, Standing, placings_by
+from referee.rules.options import GameOptions
+from referee.rules.refusals import Phrase, bad_request, phrase
 from referee.tiles import Tile
 
 
@@ -89,31 +83,43 @@ def lowest_total_standing(
     )
 
 
-class LowestTotalGame(GameRules):
+@dataclass(frozen=True, slots=True)
+class LowestTotalOptions(GameOptions):
+    """The options Mexican Train and Chicken Foot share (each game declares them)."""
+
+    double_blank: Literal[50, 25, 0] = 50  # mt.score, cf.score
+    first_double: int | None = None  # mt.engine, cf.house.rounds (None: the set's highest)
+    last_double: int = 0
+
+
+LowestOptionsT = TypeVar("LowestOptionsT", bound=LowestTotalOptions)
+
+
+class LowestTotalGame(GameRules[LowestOptionsT]):
     """What Mexican Train and Chicken Foot share: one round per double from ``first_double``
     down to ``last_double`` (`mt.engine`, `cf.house.rounds`), hands scored with the
     double-blank option (`mt.score`, `cf.score`), and the lowest total wins."""
 
     @classmethod
-    def check_options(cls, raw: Mapping[str, Any], values: Mapping[str, Any], highest: int) -> None:
-        if values["last_double"] > values["first_double"]:
+    def check_options(cls, raw: Mapping[str, object], options: LowestOptionsT, highest: int) -> None:
+        if options.last_double > cls.first_double(highest, options):
             raise bad_request("'last_double' must not be higher than 'first_double'.", field="last_double")
 
     @classmethod
-    def first_double(cls, highest: int, options: Any) -> int:
-        return highest if options.first_double is None else int(options.first_double)
+    def first_double(cls, highest: int, options: LowestOptionsT) -> int:
+        return highest if options.first_double is None else options.first_double
 
     @classmethod
-    def round_count(cls, highest: int, options: Any) -> int:
-        return cls.first_double(highest, options) - int(options.last_double) + 1
+    def round_count(cls, highest: int, options: LowestOptionsT) -> int:
+        return cls.first_double(highest, options) - options.last_double + 1
 
     @classmethod
-    def round_double(cls, number: int, highest: int, options: Any) -> Tile:
+    def round_double(cls, number: int, highest: int, options: LowestOptionsT) -> Tile:
         value = cls.first_double(highest, options) - (number - 1)
         return Tile(value, value)
 
     @classmethod
-    def tie_break(cls, options: Any) -> str:
+    def tie_break(cls, options: LowestOptionsT) -> str:
         """How equal lowest totals are settled: ``share`` or ``chicken-foot`` (`cf.tie`)."""
         raise NotImplementedError
 
@@ -122,7 +128,7 @@ class LowestTotalGame(GameRules):
         cls,
         players: tuple[str, ...],
         highest: int,
-        options: Any,
+        options: LowestOptionsT,
         rounds: list[RoundRecord],
         left: str | None = None,
     ) -> Standing:
@@ -131,5 +137,5 @@ class LowestTotalGame(GameRules):
         )
 
     @classmethod
-    def zero_note(cls, options: Any) -> tuple[str, Phrase]:
+    def zero_note(cls, options: LowestOptionsT) -> tuple[str, Phrase]:
         return f"{cls.prefix}.score", phrase("Double-blank 0-0 counts {points}.", points=options.double_blank)

@@ -701,7 +701,7 @@ def hands(game_id: str, number: int):
             if isinstance(error, RuleViolation) and error.rule_id == "hidden":
                 # every hand that disagrees with the log, not only the first
                 mismatches = {
-                    p.params["player"]: Refusal.of(p)
+                    str(p.params["player"]): Refusal.of(p)
                     for p in stored.match.hand_count_problems(number, entries)
                 }
         except VersionConflict:
