@@ -21,7 +21,7 @@ from typing import TypedDict
 
 from bench.parts import Part, Row, Sizes, fmt
 from referee.rules.base import Action, RoundEnd, RoundEngine, RoundSetup
-from referee.rules.kozel import Kozel, KozelOptions, KozelRound, lead_order
+from referee.rules.kozel import Kozel, KozelOptions, KozelRound, Plan, lead_order
 from referee.rules.mexican_train import MexicanTrain, MexicanTrainOptions, MexicanTrainRound
 from referee.tiles import Tile, full_set
 
@@ -68,7 +68,7 @@ _KOZEL_TILES = full_set(6)  # ordered as sorted: 0-0, 0-1, … 6-6
 _KOZEL_LOW = tuple(tile.low for tile in _KOZEL_TILES)
 _KOZEL_HIGH = tuple(tile.high for tile in _KOZEL_TILES)
 _LEAD_ORDER = tuple(_KOZEL_TILES.index(tile) for tile in lead_order())
-_KOZEL_SETUPS: dict[tuple[int, str | None], RoundSetup] = {}
+_KOZEL_SETUPS: dict[tuple[int, str | None], RoundSetup[KozelOptions]] = {}
 # Actions are immutable values, made once: _KOZEL_PLAYS[seat][tile][on + 1] (on -1: none).
 _KOZEL_PLAYS = tuple(
     tuple(
@@ -84,7 +84,7 @@ _KOZEL_PASSES = tuple(Action("pass", name) for name in KOZEL_PLAYERS)
 _KOZEL_SEATS = {name: seat for seat, name in enumerate(KOZEL_PLAYERS)}
 
 
-def _kozel_setup(number: int, leader: str | None) -> RoundSetup:
+def _kozel_setup(number: int, leader: str | None) -> RoundSetup[KozelOptions]:
     """The (immutable) round set-up, made once per round number and leader."""
     key = (number, leader if number > 1 else None)
     setup = _KOZEL_SETUPS.get(key)
@@ -181,12 +181,12 @@ def bench_kozel_engine_only(seconds: float, rounds: int = 500, seed: int = 11) -
     """The engine's share of ``bench_kozel``: the actions of ``rounds`` recorded rounds
     applied again on fresh engines (no dealing, no choosing), for ``seconds``."""
     rng = random.Random(seed)
-    recorded: list[tuple[RoundSetup, list[Action]]] = []
+    recorded: list[tuple[RoundSetup[KozelOptions], list[Action]]] = []
     leader = None
     log: list[Action] = []
     engine_apply = KozelRound.apply
 
-    def recording(self: RoundEngine, action: Action) -> None:
+    def recording(self: RoundEngine[KozelOptions, Tile | None, Plan], action: Action) -> None:
         log.append(action)
         engine_apply(self, action)
 
@@ -273,7 +273,11 @@ class MexicanTrainHands:
     the table as the players see it (each train's open end, tracked from the plays)."""
 
     def __init__(
-        self, rng: random.Random, setup: RoundSetup, players: tuple[str, ...], trains: list[str]
+        self,
+        rng: random.Random,
+        setup: RoundSetup[MexicanTrainOptions],
+        players: tuple[str, ...],
+        trains: list[str],
     ) -> None:
         assert setup.double is not None  # a Mexican Train round grows from its double
         tiles = [tile for tile in full_set(setup.highest) if tile != setup.double]

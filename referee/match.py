@@ -47,7 +47,7 @@ PLAYERS_MAX = PLAYERS_MOST
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
 
 
-def listing(items: list[object]) -> Phrase:
+def listing(items: Sequence[object]) -> Phrase:
     """Several values (phrases) joined by ", ", each translated in its turn."""
     names = [f"item{index}" for index in range(len(items))]
     return Phrase(", ".join("{" + name + "}" for name in names), dict(zip(names, items)))

@@ -14,7 +14,7 @@ from typing import Any
 from referee.look_alikes import skeletons
 from referee.match import MODES, clean_player_names, listing
 from referee.rules import GAMES
-from referee.rules.base import BadRequest, GameRules, Phrase, RuleViolation, bad_request, phrase
+from referee.rules.base import AnyGameRules, BadRequest, Phrase, RuleViolation, bad_request, phrase
 from referee.tiles import Tile
 
 NAME_MOST = 60
@@ -146,7 +146,7 @@ class NightConfig:
     seating: str
 
     @property
-    def rules(self) -> type[GameRules]:
+    def rules(self) -> AnyGameRules:
         return GAMES[self.game]
 
     @property
@@ -341,7 +341,7 @@ def _night_name(raw: Any) -> str:
     return name
 
 
-def _night_set(body: Mapping[str, Any], rules: type[GameRules]) -> int:
+def _night_set(body: Mapping[str, Any], rules: AnyGameRules) -> int:
     highest = body.get("set", rules.default_set)
     if isinstance(highest, bool) or not isinstance(highest, int):
         raise bad_request("'set' must be a whole number: the highest pip of the set.", field="set")
@@ -356,9 +356,7 @@ def _night_set(body: Mapping[str, Any], rules: type[GameRules]) -> int:
     return highest
 
 
-def _rounds_per_stage(
-    body: Mapping[str, Any], rules: type[GameRules], highest: int, options: Any
-) -> int | None:
+def _rounds_per_stage(body: Mapping[str, Any], rules: AnyGameRules, highest: int, options: Any) -> int | None:
     if rules.round_count(highest, options) is None:  # kozel: a stage is one whole game (night.rounds)
         if body.get("rounds_per_stage") is not None:
             raise night_refusal(
