@@ -6,6 +6,7 @@ those a club rule decides are a ``NightRefused``, which also names its ``night.*
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -187,7 +188,7 @@ class NightConfig:
         doubles = self.stage_doubles(stage)
         if not doubles:
             return self.options
-        return self.options.replace(first_double=doubles[0].high, last_double=doubles[-1].high)
+        return dataclasses.replace(self.options, first_double=doubles[0].high, last_double=doubles[-1].high)
 
     def game_players(self, table: tuple[str, ...]) -> tuple[str, ...]:
         """How a table's game lists its players: in the order of the night's ``players``;
