@@ -464,17 +464,16 @@ class Team:
         return {"players": list(self.players), "total": self.total, "remembered": self.remembered}
 
 
-@dataclass(frozen=True, slots=True)
-class KozelBook:
-    """Kozel's running account (kz.score.*): what each player has remembered, whose account
-    is open, the pot, the teams and one ledger row per booked round."""
+class StandingDetail:
+    """What a game books beside the totals (Kozel's account: ``referee.rules.kozel.KozelBook``).
 
-    remembered: Mapping[str, int]
-    open: Mapping[str, bool]
-    goat_at: int  # kz.goat: the account that makes the goat (option lose_at)
-    pot: int = 0
-    ledger: tuple[Mapping[str, Any], ...] = ()
-    teams: tuple[Team, ...] = ()
+    The core keeps it opaque: the game state (``Match.state``) asks it for its fields, and the
+    game's presenter reads it for the pages."""
+
+    __slots__ = ()
+
+    def add_to_state(self, data: dict[str, Any], result: GameResult | None) -> None:
+        """Add the game's own fields to the API state ``data`` (none by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +482,7 @@ class Standing:
 
     totals: Mapping[str, int]
     result: GameResult | None = None  # set once the game is finished
-    kozel: KozelBook | None = None  # Kozel's account (the other games book totals only)
+    detail: StandingDetail | None = None  # a game's own account (Kozel's); the others book totals only
 
     @property
     def finished(self) -> bool:
