@@ -195,7 +195,8 @@ class Presenter:
         return _("start double %(tile)s", tile=tile)
 
     def rule_book_extras(self, _: Gettext) -> dict[str, Any]:
-        """What the game's rule book page shows beside the rules' texts (a deal table)."""
+        """What the game's rule book page shows beside the rules' texts: a ``deal`` table
+        (``rule``: the rule it belongs under, ``counts``, ``rows``, ``big``) or None."""
         return {"deal": None}
 
     def chart_series(self, match: Match) -> Series:

@@ -112,6 +112,7 @@ class MexicanTrainPresenter(Presenter):
         counts = sorted({n for row in DEAL.values() for n in row})
         return {
             "deal": {
+                "rule": "mt.deal",
                 "counts": counts,
                 "rows": [
                     (_("double-%(highest)s", highest=highest), [DEAL[highest].get(n) for n in counts])

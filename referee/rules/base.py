@@ -465,7 +465,7 @@ class Team:
 
 
 class StandingDetail:
-    """What a game books beside the totals (Kozel's account: ``referee.rules.kozel.KozelBook``).
+    """What a game books beside the totals (Kozel's account, its ``KozelBook``).
 
     The core keeps it opaque: the game state (``Match.state``) asks it for its fields, and the
     game's presenter reads it for the pages."""
