@@ -95,6 +95,8 @@ class Presenter:
     score_macros: ClassVar[str] = "score/totals.html"
     # True where the table shows its tableau before the first tile (Mexican Train's engine).
     table_starts_laid: ClassVar[bool] = False
+    # The page that judges a dealt hand by the game's redeal rule (Kozel's kz.redeal), if any.
+    redeal_template: ClassVar[str | None] = None
 
     # ----- the table page
 
@@ -193,6 +195,14 @@ class Presenter:
     def double_words(self, tile: str, _: Gettext) -> str:
         """The game page's words for the round's opening double."""
         return _("start double %(tile)s", tile=tile)
+
+    def redeal_link(self, _: Gettext) -> str:
+        """The home page's words for the redeal page (where ``redeal_template`` names one)."""
+        return ""
+
+    def redeal(self, tiles: Sequence[str]) -> tuple[bool, str]:
+        """A dealt hand judged by the game's redeal rule: (deal again?, why, a ``Phrase``)."""
+        raise NotImplementedError
 
     def rule_book_extras(self, _: Gettext) -> dict[str, Any]:
         """What the game's rule book page shows beside the rules' texts: a ``deal`` table

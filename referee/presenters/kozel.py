@@ -3,12 +3,12 @@ and the goat."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.match import Match
 from referee.presenters.base import Account, Gettext, Presenter, RoundDetail, Series, join_names, last_round
-from referee.rules.kozel import KozelBook
+from referee.rules.kozel import KozelBook, redeal_check
 from referee.tiles import Tile
 
 
@@ -28,9 +28,17 @@ def account_points(value: int, open_: bool) -> str:
 class KozelPresenter(Presenter):
     table_template = "table/kozel.html"
     score_macros = "score/kozel.html"
+    redeal_template = "redeal.html"
 
     def table_words(self, _: Gettext) -> dict[str, str]:
         return {"boneyard": _("Bazaar"), "draw": _("Draw from the bazaar"), "pass": _("Knock (pass)")}
+
+    def redeal_link(self, _: Gettext) -> str:
+        return _("Kozel: must this hand be redealt?")
+
+    def redeal(self, tiles: Sequence[str]) -> tuple[bool, str]:
+        """kz.redeal: five doubles or six tiles of one suit are dealt again."""
+        return redeal_check(tiles)
 
     def pass_line(self, who: str, _: Gettext) -> str:
         return _("%(player)s knocked.", player=who)

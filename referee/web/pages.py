@@ -32,7 +32,6 @@ from referee.presenters import presenter_for
 from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.book import Rule, game_of_rule, rules_for
-from referee.rules.kozel import redeal_check
 from referee.store import VersionConflict
 from referee.tiles import SET_SIZES, Tile
 from referee.web.db import get_store
@@ -114,6 +113,12 @@ def default_game() -> dict[str, str]:
 
 
 @bp.app_template_global()
+def rated_game(game: str) -> bool:
+    """Whether ``game`` is won on rating points and lost by its goats (Kozel, kz.rating)."""
+    return game in GAMES and GAMES[game].rated
+
+
+@bp.app_template_global()
 def rule_anchor(rule_id: str) -> str:
     return "rule-" + rule_id.replace(".", "-")
 
@@ -155,6 +160,9 @@ def home() -> ResponseReturnValue:
         trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: game_title(k) for k in GAMES},
+        redeal_links=[
+            (key, presenter_for(key).redeal_link(_)) for key in GAMES if presenter_for(key).redeal_template
+        ],
     )
 
 
@@ -478,14 +486,19 @@ def rules(game: str) -> ResponseReturnValue:
     )
 
 
-@bp.route("/kozel/redeal", methods=["GET", "POST"])
-def redeal() -> ResponseReturnValue:
+@bp.route("/<game>/redeal", methods=["GET", "POST"])
+def redeal(game: str) -> ResponseReturnValue:
+    """The redeal check of a game that has one (Kozel's kz.redeal): is this dealt hand
+    thrown in?"""
+    presenter = presenter_for(game) if game in GAMES else None
+    if presenter is None or presenter.redeal_template is None:
+        abort(404)
     form = RedealForm()
     result: dict[str, Any] | None = None
     refusal: Refusal | None = None
     if form.validate_on_submit():
         try:
-            again, reason = redeal_check(form.tile_list())
+            again, reason = presenter.redeal(form.tile_list())
         except (RuleViolation, BadRequest) as error:
             refusal = Refusal.of(error)
         else:
@@ -495,5 +508,11 @@ def redeal() -> ResponseReturnValue:
                 "tiles": [str(Tile.parse(t)) for t in form.tile_list()],
             }
     return render_template(
-        "redeal.html", form=translated(form), result=result, refusal=refusal, suits=suit_rows(6), config=None
+        presenter.redeal_template,
+        form=translated(form),
+        result=result,
+        refusal=refusal,
+        suits=suit_rows(GAMES[game].default_set),
+        config=None,
+        game=game,
     ), 422 if refusal else 200
