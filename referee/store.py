@@ -34,7 +34,7 @@ from referee.match import GameConfig, Match
 from referee.rules.base import Action
 from referee.stats import PlayerGame, player_games, summarize
 
-SNAPSHOT_FORMAT = 4  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 5  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 SNAPSHOT_MAGIC = b"referee-snapshot\n"
 
