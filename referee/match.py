@@ -257,23 +257,11 @@ class Match:
             "round_count": self.round_count(),
             "rules_in_force": self.rules.rules_in_force(config.options),
         }
-        result, book = standing.result, standing.kozel
+        result = standing.result
         if result is not None and result.tie_break:
             data["tie_break"] = result.tie_break
-        if book is not None:
-            data["remembered"] = dict(book.remembered)
-            data["pot"] = book.pot
-            if book.teams:
-                data["teams"] = [team.to_json() for team in book.teams]
-                points = {row["number"]: row["team_points"] for row in book.ledger if "team_points" in row}
-                for entry in data["rounds"]:
-                    if entry["number"] in points:
-                        entry["team_points"] = list(points[entry["number"]])
-            if result is not None:
-                data["goats"] = list(result.goats)
-                data["rating"] = dict(result.rating)
-                if result.left is not None:
-                    data["left"] = result.left
+        if standing.detail is not None:
+            standing.detail.add_to_state(data, result)
         return data
 
     @property

@@ -31,6 +31,8 @@ PLAYERS_MOST = 30  # the most players any game takes (names are checked in refer
 
 # A value as JSON writes it: what an engine shows of its table (``extra_state``).
 JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
+# The game state of the API as ``Match.state`` builds it: nested JSON whose shape API.md gives.
+StateData: TypeAlias = "dict[str, Any]"
 
 # A hand as a booked round keeps it: its tiles as text, or the points a score pad entered.
 HandEntry: TypeAlias = "list[str] | int"
@@ -445,17 +447,16 @@ class LedgerRow(TypedDict):
     team_points: NotRequired[list[int]]
 
 
-@dataclass(frozen=True, slots=True)
-class KozelBook:
-    """Kozel's running account (kz.score.*): what each player has remembered, whose account
-    is open, the pot, the teams and one ledger row per booked round."""
+class StandingDetail:
+    """What a game books beside the totals (Kozel's account, its ``KozelBook``).
 
-    remembered: Mapping[str, int]
-    open: Mapping[str, bool]
-    goat_at: int  # kz.goat: the account that makes the goat (option lose_at)
-    pot: int = 0
-    ledger: tuple[LedgerRow, ...] = ()
-    teams: tuple[Team, ...] = ()
+    The core keeps it opaque: the game state (``Match.state``) asks it for its fields, and the
+    game's presenter reads it for the pages."""
+
+    __slots__ = ()
+
+    def add_to_state(self, data: StateData, result: GameResult | None) -> None:
+        """Add the game's own fields to the API state ``data`` (none by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,7 +465,7 @@ class Standing:
 
     totals: Mapping[str, int]
     result: GameResult | None = None  # set once the game is finished
-    kozel: KozelBook | None = None  # Kozel's account (the other games book totals only)
+    detail: StandingDetail | None = None  # a game's own account (Kozel's); the others book totals only
 
     @property
     def finished(self) -> bool:

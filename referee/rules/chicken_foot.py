@@ -38,6 +38,7 @@ DECLARATION = GameDeclaration(
     title=phrase("Chicken Foot"),
     sets=(9, 12, 15, 18),
     default_set=9,
+    presenter="referee.presenters.chicken_foot:ChickenFootPresenter",
     players=(2, PLAYERS_MOST),
     options=(
         Option(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal, NamedTuple
@@ -22,7 +22,6 @@ from referee.rules.base import (
     GameResult,
     GameRules,
     JSONValue,
-    KozelBook,
     LedgerRow,
     Phrase,
     RoundEnd,
@@ -31,6 +30,8 @@ from referee.rules.base import (
     RoundSetup,
     RuleViolation,
     Standing,
+    StandingDetail,
+    StateData,
     Team,
     bad_request,
     phrase,
@@ -47,6 +48,35 @@ OPEN_AT = 12  # kz.score.remember / kz.score.open: a round score over 12 opens t
 RATING_BASE = 100  # kz.rating: (100 - own points) / 10
 
 
+@dataclass(frozen=True, slots=True)
+class KozelBook(StandingDetail):
+    """Kozel's running account (kz.score.*): what each player has remembered, whose account
+    is open, the pot, the teams and one ledger row per booked round."""
+
+    remembered: Mapping[str, int]
+    open: Mapping[str, bool]
+    goat_at: int  # kz.goat: the account that makes the goat (option lose_at)
+    pot: int = 0
+    ledger: tuple[LedgerRow, ...] = ()
+    teams: tuple[Team, ...] = ()
+
+    def add_to_state(self, data: StateData, result: GameResult | None) -> None:
+        """The API state's Kozel fields: remembered points, the pot, the teams, goats, rating."""
+        data["remembered"] = dict(self.remembered)
+        data["pot"] = self.pot
+        if self.teams:
+            data["teams"] = [team.to_json() for team in self.teams]
+            points = {row["number"]: row["team_points"] for row in self.ledger if "team_points" in row}
+            for entry in data["rounds"]:
+                if entry["number"] in points:
+                    entry["team_points"] = list(points[entry["number"]])
+        if result is not None:
+            data["goats"] = list(result.goats)
+            data["rating"] = dict(result.rating)
+            if result.left is not None:
+                data["left"] = result.left
+
+
 DECLARATION = GameDeclaration(
     key="kozel",
     prefix="kz",
@@ -54,6 +84,7 @@ DECLARATION = GameDeclaration(
     choice_label=phrase("Kozel (Goat)"),
     sets=(SET_HIGHEST,),
     default_set=SET_HIGHEST,
+    presenter="referee.presenters.kozel:KozelPresenter",
     players=(2, 4),
     options=(
         Option(
@@ -846,4 +877,4 @@ def book_game(
             rating=rating,
             left=left,
         )
-    return Standing(totals=totals, result=result, kozel=book)
+    return Standing(totals=totals, result=result, detail=book)

@@ -61,6 +61,7 @@ DECLARATION = GameDeclaration(
     title=phrase("Mexican Train"),
     sets=(6, 9, 12, 15, 18),
     default_set=12,
+    presenter="referee.presenters.mexican_train:MexicanTrainPresenter",
     players=(2, PLAYERS_MOST),
     options=(
         Option(

@@ -180,6 +180,9 @@ class GameDeclaration:
     players: tuple[int, int]  # fewest, most
     options: tuple[Option, ...]
     choice_label: str = ""  # the game's name on the new-game page, when it says more than the title
+    # How the game is shown: "module:Class" of its presenter (``referee.presenters``), looked
+    # up by name so that the rules import no presentation code.
+    presenter: str = "referee.presenters.base:Presenter"
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]

@@ -10,12 +10,12 @@ read on both. ``<title>`` and ``<desc>`` give screen readers the whole table of 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from referee.match import Match
+from referee.presenters import Series, presenter_for
 
 # Mid-luminance colours, distinct on a light (#fffdf8) and a dark (#211f19) panel.
 COLOURS = ("#2f7ed8", "#e8590c", "#2b9348", "#d6336c", "#8e5cf0", "#b8860b", "#0c8599", "#8a8f98")
@@ -29,44 +29,10 @@ _counter = itertools.count(1)
 HALO = "paint-order: stroke; stroke: var(--panel, #fff); stroke-width: 4px; stroke-linejoin: round"
 
 
-@dataclass(frozen=True, slots=True)
-class Series:
-    """What the chart shows: x = round numbers, one list of running totals per player."""
-
-    rounds: list[int]
-    totals: dict[str, list[int]]
-    last_round: int  # the x extent: the game's round count when known
-    threshold: int | None = None  # kozel: the account that makes the goat
-    label: str = "total"
-
-
 def running_totals(match: Match) -> Series:
-    """Each player's total after each booked round (kozel: the booked account, from the
-    standing's ledger, so remembered points appear only once they are booked)."""
-    players = list(match.players)
-    book = match.standing.kozel
-    rounds: list[int] = []
-    totals: dict[str, list[int]] = {p: [] for p in players}
-    threshold = None
-    label = "total"
-    if book is not None:
-        label = "booked account"
-        threshold = book.goat_at
-        for entry in book.ledger:
-            rounds.append(int(entry["number"]))
-            for p in players:
-                row = entry["players"][p]
-                totals[p].append(int(row["after"]) if row["open"] else 0)
-    else:
-        running = {p: 0 for p in players}
-        for record in match.rounds:
-            rounds.append(record.number)
-            for p in players:
-                running[p] += int(record.points.get(p, 0))
-                totals[p].append(running[p])
-    count = match.round_count()
-    last = max([count or 0, *rounds, 1]) if count else max([*rounds, 1])
-    return Series(rounds, totals, last, threshold, label)
+    """Each player's total after each booked round, as the game's presenter counts it (a
+    Kozel game: the booked account, with the goat line)."""
+    return presenter_for(match.config.game).chart_series(match)
 
 
 def _nice_step(top: float, ticks: int = 5) -> int:
@@ -74,8 +40,8 @@ def _nice_step(top: float, ticks: int = 5) -> int:
     magnitude = 10 ** (len(str(int(raw))) - 1)
     for factor in (1, 2, 5, 10):
         if factor * magnitude >= raw:
-            return factor * magnitude
-    return 10 * magnitude
+            return int(factor * magnitude)
+    return int(10 * magnitude)
 
 
 def _short(name: str) -> str:

@@ -11,8 +11,7 @@ blueprint that guards something imports.
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask.blueprints import BlueprintSetupState
-from flask.typing import ResponseReturnValue, RouteCallable
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import PasswordField
@@ -165,20 +164,3 @@ def unlock(game_id: str) -> ResponseReturnValue:
         unlocked=game.id in unlocked_games(),
         problem=problem,
     ), status
-
-
-# ----------------------------------------------------------------------------- former names
-
-# The endpoint names that templates/backup.html, templates/trash.html and pages.py build
-# these links by, from when the pages were in the trash and backup blueprints: the same
-# views at the same addresses, until those files say "owner.owner" and "owner.unlock".
-FORMER_ENDPOINTS: dict[str, tuple[str, RouteCallable]] = {
-    "trash.owner": ("/owner", owner),
-    "backup.unlock": ("/games/<game_id>/unlock", unlock),
-}
-
-
-@bp.record_once
-def _former_endpoints(state: BlueprintSetupState) -> None:
-    for endpoint, (rule, view) in FORMER_ENDPOINTS.items():
-        state.app.add_url_rule(rule, endpoint, view, methods=["GET", "POST"])

@@ -9,7 +9,6 @@ JSON API's. Refusals are shown with their rule id, linked to the rule book.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -26,18 +25,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
 from referee.match import GameConfig, Match, UnknownRound
+from referee.presenters import presenter_for
 from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import BadRequest, RuleViolation
-from referee.rules.book import game_of_rule, rules_for
-from referee.store import StoredGame, VersionConflict
+from referee.rules.book import Rule, game_of_rule, rules_for
+from referee.store import VersionConflict
 from referee.tiles import SET_SIZES, Tile
-from referee.web import i18n
-from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.db import get_store
 from referee.web.extensions import csrf
 from referee.web.forms import (
@@ -50,37 +46,26 @@ from referee.web.forms import (
     hands_form_class,
     parse_hand,
 )
+from referee.web.game_view import (
+    MODE_LABEL,
+    _,
+    current_language,
+    game_context,
+    hands_context,
+    i18n_or_none,
+    progress,
+    summary,
+    tr,
+    translated,
+)
 from referee.web.i18n import game_title
+from referee.web.rule_search import plain, search
 from referee.web.service import PinRequired, check_pin, hash_pin
 from referee.web.views import paged, pin_message, prefill_sent_hands, suit_rows
 
 bp = Blueprint("pages", __name__)
 
 LAST_TABLE_COOKIE = "last_table"
-MODE_LABEL = {"referee": _l("referee"), "scores": _l("score pad")}
-
-
-def _i18n():
-    """The i18n helpers (referee.web.i18n) when the app has Babel, else None: the pages then
-    stay in English."""
-    return i18n if "babel" in current_app.extensions else None
-
-
-def current_language() -> str:
-    i18n = _i18n()
-    return i18n.current_lang() if i18n else "en"
-
-
-def tr(text):
-    """A core phrase (scoresheet line, verdict) in the request's language."""
-    i18n = _i18n()
-    return i18n.translate_text(text) if i18n else text
-
-
-def translated(form):
-    """The form with its labels in the request's language (i18n.translate_form)."""
-    i18n = _i18n()
-    return i18n.translate_form(form) if i18n else form
 
 
 @dataclass
@@ -93,7 +78,7 @@ class Refusal:
 
     @classmethod
     def of(cls, error: Exception, game_id: str | None = None) -> Refusal:
-        i18n = _i18n()
+        i18n = i18n_or_none()
         if isinstance(error, RuleViolation):
             return cls(error.rule_id, i18n.translate_violation(error) if i18n else error.message)
         if isinstance(error, BadRequest) and i18n:
@@ -102,9 +87,7 @@ class Refusal:
             return cls(
                 None,
                 pin_message(error),
-                url_for("backup.unlock", game_id=game_id, next=request.path)
-                if "backup.unlock" in current_app.view_functions
-                else f"/games/{game_id}/unlock",
+                url_for("owner.unlock", game_id=game_id, next=request.path),
             )
         if isinstance(error, PinRequired):
             return cls(None, pin_message(error))
@@ -128,6 +111,12 @@ def default_game() -> dict[str, str]:
 
 
 @bp.app_template_global()
+def rated_game(game: str) -> bool:
+    """Whether ``game`` is won on rating points and lost by its goats (Kozel, kz.rating)."""
+    return game in GAMES and GAMES[game].rated
+
+
+@bp.app_template_global()
 def rule_anchor(rule_id: str) -> str:
     return "rule-" + rule_id.replace(".", "-")
 
@@ -142,8 +131,7 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
 
 
 @bp.get("/")
-def home():
-
+def home() -> ResponseReturnValue:
     store = get_store()
     lists = {"playing": paged("playing", "playing"), "finished": paged("finished", "finished")}
     for listing in lists.values():
@@ -170,6 +158,9 @@ def home():
         trashed=store.list_page("trash", 0, 0)[1],
         last=last_table(),
         titles={k: game_title(k) for k in GAMES},
+        redeal_links=[
+            (key, presenter_for(key).redeal_link(_)) for key in GAMES if presenter_for(key).redeal_template
+        ],
     )
 
 
@@ -206,8 +197,8 @@ STALE_HANDS = _l(
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-@csrf.exempt
-def new_game():
+@csrf.exempt  # type: ignore[untyped-decorator]  # (flask_wtf is untyped)
+def new_game() -> ResponseReturnValue:
     form = NewGameForm()
     refusal: Refusal | None = None
     if request.method == "GET":
@@ -299,247 +290,8 @@ def house_summary_data() -> dict[str, Any]:
 # ----- the game --------------------------------------------------------------------------------
 
 
-def progress(match: Match) -> str:
-    count = match.round_count()
-    if match.finished:
-        booked = len(match.rounds)
-        return ngettext("Finished after %(num)s round", "Finished after %(num)s rounds", booked)
-    if count:
-        return _("Round %(number)s of %(count)s", number=match.number, count=count)
-    return _("Round %(number)s", number=match.number)
-
-
-def summary(match: Match) -> str:
-    result = match.result
-    if result is not None:
-        if result.winners:
-            return _("Won by %(players)s", players=_and(result.winners))
-        if result.left:
-            return _("%(player)s left the game", player=result.left)
-        if result.goats:
-            return _("Goat: %(players)s", players=_and(result.goats))
-        return _("Finished")
-    book = match.standing.kozel
-    if book is not None:
-        opened = {name: match.standing.totals[name] for name in match.players if book.open[name]}
-        if not opened:
-            return _("No account open yet") if match.rounds else _("No round booked yet")
-        top = max(opened.values())
-        return _(
-            "Nearest the goat: %(players)s", players=_and([f"{n} {v}" for n, v in opened.items() if v == top])
-        )
-    leaders = match.leaders()
-    return _("Leading: %(players)s", players=_and(leaders)) if leaders else _("No round booked yet")
-
-
-def _and(names: Sequence[str]) -> str:
-    """``Ana and Ben`` in the page's language."""
-    return _(" and ").join(names)
-
-
-ORDINALS = {
-    1: _l("1st"),
-    2: _l("2nd"),
-    3: _l("3rd"),
-    4: _l("4th"),
-    5: _l("5th"),
-    6: _l("6th"),
-    7: _l("7th"),
-    8: _l("8th"),
-}
-
-
-def ordinal(place: int) -> str:
-    return str(ORDINALS.get(place) or _("%(place)sth", place=place))
-
-
-def placings(match: Match) -> list[dict[str, Any]]:
-    """Every player's place, 1st to last, from the game's result (tied players share one)."""
-    result = match.result
-    if result is None:
-        return []
-    rows = []
-    for group in result.placings:
-        place = result.place_of(group[0]) or 0
-        for name in group:
-            rows.append(
-                {
-                    "place": place,
-                    "label": ordinal(place),
-                    "name": name,
-                    "total": match.standing.totals[name],
-                    "shared": len(group) > 1,
-                }
-            )
-    return rows
-
-
-def standings(match: Match) -> list[dict[str, Any]]:
-    leaders = match.leaders()
-    book = match.standing.kozel
-    result = match.result
-    rows = []
-    for index, name in enumerate(match.players):
-        rows.append(
-            {
-                "name": name,
-                "total": match.standing.totals[name],
-                "leader": name in leaders,
-                "winner": name in match.standing.winners,
-                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-                "open": book.open[name] if book else None,
-                "remembered": book.remembered[name] if book else 0,
-                "goat": bool(result and name in result.goats),
-                "rating": result.rating.get(name) if result else None,
-                "left": bool(result and result.left == name),
-                "place": result.place_of(name) if result else None,
-            }
-        )
-    return rows
-
-
-def end_words(record) -> str:
-    end = record.end
-    if end.reason == "domino":
-        return _("%(player)s went out", player=end.player)
-    if end.reason == "blocked":
-        return _("blocked")
-    if end.reason == "fish":
-        return _("fish (%(player)s)", player=end.player) if end.player else _("fish")
-    out = record.went_out()
-    return _("%(player)s went out", player=out) if out else _("counted at the table")
-
-
-def round_rows(match: Match) -> list[dict[str, Any]]:
-    """Each booked round with its points and the running totals (computed by the core's
-    ``standing`` over the rounds up to it, so every game's scoring applies)."""
-    config = match.config
-    book = match.standing.kozel
-    ledger = {entry["number"]: entry for entry in (book.ledger if book else ())}
-    was_open = {name: False for name in config.players}
-    rows = []
-    # A round booked again with other hands (a correction): its row says "corrected".
-    entries = [{r.number: r for r in snapshot} for snapshot in match.entry_undo] + [
-        {r.number: r for r in match.rounds}
-    ]
-    corrected = {
-        number
-        for before, after in zip(entries, entries[1:])
-        for number, record in after.items()
-        if number in before and before[number] != record
-    }
-    for index, record in enumerate(match.rounds):
-        standing = match.rules.standing(
-            config.players, config.highest, config.options, match.rounds[: index + 1]
-        )
-        entry = ledger.get(record.number)
-        rows.append(
-            {
-                "number": record.number,
-                "double": str(record.double) if record.double else None,
-                "points": dict(record.points),
-                "totals": dict(standing.totals),
-                "end": end_words(record),
-                "record": record,
-                "ledger": entry,
-                "before_open": dict(was_open),
-                "corrected": record.number in corrected,
-            }
-        )
-        if entry:
-            was_open = {name: bool(entry["players"][name]["open"]) for name in config.players}
-    return rows
-
-
-def shared_chart(match: Match) -> Any:
-    """The running-totals chart (referee.web.chart)."""
-    from referee.web.chart import chart_svg
-
-    return chart_svg(match)
-
-
-def last_entry(match: Match) -> dict[str, Any] | None:
-    """What undo would take back in a score pad: the round the last entry booked or changed."""
-    if match.referee or not match.entry_undo:
-        return None
-    before = {r.number: r for r in match.entry_undo[-1]}
-    for record in match.rounds:
-        if before.get(record.number) != record:
-            return {
-                "number": record.number,
-                "correction": record.number in before,
-                "points": dict(record.points),
-            }
-    return None
-
-
-def can_enter_current(match: Match) -> bool:
-    if match.finished or match.current_record() is not None:
-        return False
-    return match.round_status() == "scoring"
-
-
-def game_context(stored: StoredGame) -> dict[str, Any]:
-    match = stored.match
-    config = match.config
-    rows = round_rows(match)
-    result = match.result
-    book = match.standing.kozel
-    rows_by_name = {row["name"]: row for row in standings(match)}
-    if book is not None and book.teams:  # kz.teams: the scoresheet has one column per team
-        columns = [
-            {"label": _and(team.players), "key": team.players[0], "standing": rows_by_name[team.players[0]]}
-            for team in book.teams
-        ]
-    else:
-        columns = [{"label": name, "key": name, "standing": rows_by_name[name]} for name in match.players]
-    return {
-        "columns": columns,
-        "game": stored,
-        "match": match,
-        "config": config,
-        "title": game_title(config.game),
-        "mode_label": MODE_LABEL[config.mode],
-        "progress": progress(match),
-        "double": str(match.setup.double)
-        if (match.setup and match.setup.double and not match.finished)
-        else None,
-        "standings": standings(match),
-        "placings": [] if match.rules.rated else placings(match),
-        "rows": rows,
-        "chart_svg": shared_chart(match) if rows else None,
-        "winners": list(match.standing.winners),
-        "tie_break": tr(result.tie_break) if result else None,
-        "goats": list(result.goats) if result else None,
-        "rating": dict(result.rating) if result else None,
-        "left": result.left if result else None,
-        "pot": book.pot if book else 0,
-        "ledger": list(book.ledger) if book else None,
-        "teams": [
-            {
-                "players": team.players,
-                "label": _and(team.players),
-                "total": team.total,
-                "remembered": team.remembered,
-                "open": team.open,
-                "goat": bool(result and team.players[0] in result.goats),
-                "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
-            }
-            for index, team in enumerate(book.teams if book else ())
-        ],
-        "can_leave": match.can_leave(),
-        "rules_in_force": [tr(line) for line in match.rules.rules_in_force(config.options)],
-        "can_enter": can_enter_current(match),
-        "round_status": match.round_status(),
-        "last_entry": last_entry(match),
-        "is_kozel": config.game == "kozel",
-        "double_heading": tr(match.rules.round_double_name) if match.rules.round_double_name else None,
-        "locked": bool(stored.pin_hash) and stored.id not in (session.get("unlocked") or []),
-    }
-
-
 @bp.get("/games/<game_id>")
-def game(game_id: str):
+def game(game_id: str) -> ResponseReturnValue:
     stored = get_store().load(game_id)
     return render_template(
         "game.html", undo_form=translated(ConfirmForm(version=stored.version)), **game_context(stored)
@@ -598,39 +350,6 @@ def leave(game_id: str) -> ResponseReturnValue:
 # ----- hands left --------------------------------------------------------------------------
 
 
-def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
-    match = stored.match
-    config = match.config
-    record = next((r for r in match.rounds if r.number == number), None)
-    live = number == match.number and record is None
-    on_table, sizes = match.table_of(number)
-    rules = match.rules
-    note = rules.zero_note(config.options)
-    zero_rule, zero_line = (note[0], str(tr(note[1]))) if note else (None, "")
-    values = {str(tile): value for tile, value in rules.tile_values(config.highest, config.options).items()}
-    double = rules.round_double(number, config.highest, config.options)
-    return {
-        "takes_markers": "markers" in rules.entry_fact_names(config.options, match.referee),
-        "game": stored,
-        "match": match,
-        "config": config,
-        "title": game_title(config.game),
-        "number": number,
-        "record": record,
-        "live": live,
-        "on_table": {str(t) for t in on_table},
-        "sizes": sizes,
-        "double": str(double) if double else None,
-        "tile_values": values,
-        "zero_line": zero_line,
-        "zero_rule": zero_rule,
-        "playing": live and match.round_status() == "playing",
-        "suits": suit_rows(config.highest),
-        "players": list(match.players),
-        "colours": {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(match.players)},
-    }
-
-
 class _Malformed(Exception):
     """A hands form whose hidden fields cannot be read: nothing is booked."""
 
@@ -641,8 +360,8 @@ def round_or_404(match: Match, number: int) -> None:
 
 
 @bp.route("/games/<game_id>/rounds/<int:number>/hands", methods=["GET", "POST"])
-@csrf.exempt
-def hands(game_id: str, number: int):
+@csrf.exempt  # type: ignore[untyped-decorator]  # (flask_wtf is untyped)
+def hands(game_id: str, number: int) -> ResponseReturnValue:
     store = get_store()
     stored = store.load(game_id)
     round_or_404(stored.match, number)
@@ -734,32 +453,17 @@ def hands(game_id: str, number: int):
 
 
 @bp.get("/games/<game_id>/scoresheet")
-def scoresheet(game_id: str):
+def scoresheet(game_id: str) -> ResponseReturnValue:
     stored = get_store().load(game_id)
     return render_template("scoresheet.html", **game_context(stored))
 
 
 @bp.get("/rules/<game>")
-def rules(game: str):
+def rules(game: str) -> ResponseReturnValue:
     if game not in GAMES:
         abort(404)
-    deal = None
-    if game == "mexican-train":
-        from referee.rules.mexican_train import BIG_SET_HAND, DEAL
-
-        counts = sorted({n for row in DEAL.values() for n in row})
-        deal = {
-            "counts": counts,
-            "rows": [
-                (_("double-%(highest)s", highest=highest), [DEAL[highest].get(n) for n in counts])
-                for highest in sorted(DEAL, reverse=True)
-            ],
-            "big": BIG_SET_HAND,
-        }
-    from referee.web.rule_search import plain, search
-
     lang = current_language()
-    sections: list[tuple[str, list]] = []
+    sections: list[tuple[str, list[Rule]]] = []
     for rule in rules_for(game, lang) if lang != "en" else rules_for(game):
         heading = plain(rule.section)
         if not sections or sections[-1][0] != heading:
@@ -775,21 +479,24 @@ def rules(game: str):
         game=game,
         title=game_title(game),
         sections=sections,
-        deal=deal,
+        **presenter_for(game).rule_book_extras(_),
         games={k: game_title(k) for k in GAMES},
     )
 
 
-@bp.route("/kozel/redeal", methods=["GET", "POST"])
-def redeal():
-    from referee.rules.kozel import redeal_check
-
+@bp.route("/<game>/redeal", methods=["GET", "POST"])
+def redeal(game: str) -> ResponseReturnValue:
+    """The redeal check of a game that has one (Kozel's kz.redeal): is this dealt hand
+    thrown in?"""
+    presenter = presenter_for(game) if game in GAMES else None
+    if presenter is None or presenter.redeal_template is None:
+        abort(404)
     form = RedealForm()
     result: dict[str, Any] | None = None
     refusal: Refusal | None = None
     if form.validate_on_submit():
         try:
-            again, reason = redeal_check(form.tile_list())
+            again, reason = presenter.redeal(form.tile_list())
         except (RuleViolation, BadRequest) as error:
             refusal = Refusal.of(error)
         else:
@@ -799,5 +506,11 @@ def redeal():
                 "tiles": [str(Tile.parse(t)) for t in form.tile_list()],
             }
     return render_template(
-        "redeal.html", form=translated(form), result=result, refusal=refusal, suits=suit_rows(6), config=None
+        presenter.redeal_template,
+        form=translated(form),
+        result=result,
+        refusal=refusal,
+        suits=suit_rows(GAMES[game].default_set),
+        config=None,
+        game=game,
     ), 422 if refusal else 200

@@ -12,34 +12,31 @@ Views only parse, call the core and render: every ruling comes from the round en
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, cast
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 
 from referee.match import Match
+from referee.presenters import Presenter, presenter_for
+from referee.presenters.base import parse_tile, place_key
 from referee.rules.base import Action, BadRequest, RuleViolation
 from referee.rules.book import rule_text, rules_by_id
-from referee.rules.chicken_foot import TOES_PER_FOOT
 from referee.store import StoredGame, VersionConflict
-from referee.tiles import Tile, TileError
+from referee.tiles import Tile
 from referee.web.db import get_store
 from referee.web.errors import error_page
+from referee.web.game_view import _
 from referee.web.i18n import current_lang, translate_violation
+from referee.web.rule_search import plain
 from referee.web.service import PinRequired, check_pin
 from referee.web.table_forms import CENTRE, ActionForm
 from referee.web.views import pin_message
 
 bp = Blueprint("table", __name__)
 
-TEMPLATES = {
-    "mexican-train": "table/mexican_train.html",
-    "kozel": "table/kozel.html",
-    "chicken-foot": "table/chicken_foot.html",
-}
 # Reminders shown as a banner: a player is down to one tile (mt.last-tile; chicken-foot
 # reminds it under cf.end).
 
@@ -55,8 +52,6 @@ class Refusal:
 
     @property
     def rule_text(self) -> str | None:
-        from referee.web.rule_search import plain
-
         text = rule_text(self.rule, current_lang()) if self.rule else None
         return plain(text) if text else None
 
@@ -75,7 +70,7 @@ def _load(game_id: str) -> StoredGame:
 
 
 @bp.get("/games/<game_id>/table")
-def show(game_id: str):
+def show(game_id: str) -> ResponseReturnValue:
     game = _load(game_id)
     if not game.match.referee:
         return redirect(f"/games/{game_id}")
@@ -83,7 +78,7 @@ def show(game_id: str):
 
 
 @bp.errorhandler(CSRFError)
-def _expired(error: CSRFError):
+def _expired(error: CSRFError) -> ResponseReturnValue:
     """A missing or stale CSRF token (an old page): show the fresh table, log nothing."""
     game_id = (request.view_args or {}).get("game_id")
     if not game_id:
@@ -98,7 +93,7 @@ def _expired(error: CSRFError):
 
 
 @bp.post("/games/<game_id>/table/act")
-def act(game_id: str):
+def act(game_id: str) -> ResponseReturnValue:
     game = _load(game_id)
     if not game.match.referee:
         return redirect(f"/games/{game_id}")
@@ -165,11 +160,7 @@ def _action_body(match: Match, form: ActionForm) -> dict[str, Any]:
         body["player"] = form.player.data or None
     if kind == "play":
         body["tile"] = form.tile.data or None
-        place = form.place.data or None
-        if match.config.game == "mexican-train":
-            body["train"] = place
-        elif place and place != CENTRE:
-            body["on"] = place
+        body.update(presenter_for(match.config.game).play_body(form.place.data or None))
     return body
 
 
@@ -179,74 +170,14 @@ def _action_body(match: Match, form: ActionForm) -> dict[str, Any]:
 def describe(action: Action, match: Match) -> str:
     """One line for a person, in the page's language: what was logged (or is about to be
     undone)."""
-    who = action.player or _("Someone")
-    tile = str(action.tile)
-    if action.type == "play":
-        if match.config.game == "mexican-train":
-            if action.train == "mexican":
-                return _("%(player)s played %(tile)s on the Mexican train.", player=who, tile=tile)
-            if action.train == action.player:
-                return _("%(player)s played %(tile)s on their own train.", player=who, tile=tile)
-            return _(
-                "%(player)s played %(tile)s on %(owner)s's train.", player=who, tile=tile, owner=action.train
-            )
-        if action.on is None:
-            if match.config.game == "chicken-foot":
-                return _("%(player)s played %(tile)s (the spinner).", player=who, tile=tile)
-            return _("%(player)s played %(tile)s (the lead).", player=who, tile=tile)
-        return _("%(player)s played %(tile)s on %(on)s.", player=who, tile=tile, on=str(action.on))
-    if action.type == "undo":
-        return _("The last action was undone.")
-    if action.type == "draw":
-        return _("%(player)s drew a tile.", player=who)
-    if action.type == "pass":
-        if match.config.game == "kozel":
-            return _("%(player)s knocked.", player=who)
-        return _("%(player)s passed.", player=who)
-    if action.type == "end":
-        return _("%(player)s ended the first turn.", player=who)
-    if action.type == "start":
-        return _("%(player)s starts the round.", player=who)
-    return f"{who} {action.type}."
+    return presenter_for(match.config.game).describe(action, _)
 
 
-def _parse_tile(text: str | None, highest: int) -> Tile | None:
-    """A tile as typed or tapped: "3-11", "3 11", "11:3"; None when it is not one of the set."""
-    if not text:
-        return None
-    if not text.isascii():  # only the digits 0-9 are digits (forms.whole_number)
-        return None
-    halves = re.fullmatch(r"\s*([0-9]{1,2})\s*(?:[-|:/,. ]\s*)?([0-9]{1,2})\s*", text)
-    try:
-        tile = Tile.parse(f"{halves.group(1)}-{halves.group(2)}" if halves and " " in text else text)
-    except TileError:
-        return None
-    return tile if tile.in_set(highest) else None
-
-
-def place_key(place: Any) -> str:
-    """A place as the form sends it: a train key, a tile's text or ``centre``."""
-    if place is None:
-        return CENTRE
-    return str(place)
-
-
-def _place_from_key(game: str, key: str | None, engine) -> Any:
+def _place_from_key(presenter: Presenter, key: str | None, engine: Any) -> Any:
     for place in engine.targets():
         if place_key(place) == key:
             return place
-    if game == "mexican-train":
-        return key
-    return _parse_tile(key, engine.setup.highest)
-
-
-def place_label(game: str, key: str) -> str:
-    """A place for a person: "the Mexican train", "Ben's train", "5-6", "the centre"."""
-    if key == CENTRE:
-        return _("the centre")
-    if game == "mexican-train":
-        return _("the Mexican train") if key == "mexican" else _("%(player)s's train", player=key)
-    return key
+    return presenter.place_from_key(key, engine.setup.highest)
 
 
 def render_table(
@@ -260,9 +191,10 @@ def render_table(
     unlock: bool = False,
     logged: str | None = None,
     flash_text: str | None = None,
-):
+) -> tuple[str, int]:
     match = game.match
     config = match.config
+    presenter = presenter_for(config.game)
     args = request.args if request.method == "GET" else {}
     tile_text = tile if tile is not None else args.get("tile")
     who = who or args.get("who")
@@ -275,7 +207,7 @@ def render_table(
     playing = round_status == "playing" and engine is not None
     turn = rnd.get("turn")
     actor = turn if turn else (who if who in config.players else None)
-    selected = _parse_tile(tile_text, config.highest) if playing else None
+    selected = parse_tile(tile_text, config.highest) if playing else None
     on_table = engine.tiles_on_table() if engine is not None else frozenset()
     if selected in on_table:
         selected = None
@@ -286,7 +218,7 @@ def render_table(
     places_by_tile: dict[Tile, list[str]] = {}
     if engine is not None and playing and actor:
         for play in engine.legal_plays(actor):
-            place = play.train if config.game == "mexican-train" else play.on
+            place = presenter.place_of(play)
             if play.tile is not None:
                 places_by_tile.setdefault(play.tile, []).append(place_key(place))
 
@@ -310,13 +242,13 @@ def render_table(
                         nowhere.append(reason)
     answer = None
     if engine is not None and playing and selected is not None and actor and ask_key:
-        place = _place_from_key(config.game, ask_key, engine)
+        place = _place_from_key(presenter, ask_key, engine)
         try:
             engine.check(engine.play_at(actor, selected, place))
         except (RuleViolation, BadRequest) as error:
             answer = {"ok": False, "place": ask_key, "refusal": refusal_of(error)}
         else:
-            answer = {"ok": True, "place": ask_key, "label": place_label(config.game, ask_key)}
+            answer = {"ok": True, "place": ask_key, "label": presenter.place_label(ask_key, _)}
 
     # The picker: the round's set less the tiles on the table, by suit, highest first. A tile
     # with exactly one lit place is logged by one tap (``move``: "<tile>@<place>").
@@ -335,7 +267,7 @@ def render_table(
                         "fits": bool(places),
                         "selected": t == selected,
                         "move": f"{t}@{places[0]}" if len(places) == 1 else None,
-                        "label": place_label(config.game, places[0]) if len(places) == 1 else None,
+                        "label": presenter.place_label(places[0], _) if len(places) == 1 else None,
                     }
                 )
             if row:
@@ -390,7 +322,7 @@ def render_table(
         selected=selected,
         lit=lit,
         nowhere=nowhere,
-        started=bool(on_table) or selected is not None or config.game == "mexican-train",
+        started=bool(on_table) or selected is not None or presenter.table_starts_laid,
         undoable=[logged] if logged else [m for c, m in _flashed() if c == "undoable"],
         flash_text=flash_text,
         answer=answer,
@@ -419,99 +351,9 @@ def render_table(
         rule_href=lambda rule: Refusal("", rule, config.game).href,
         base=url_for("table.show", game_id=game.id),
     )
-    if config.game == "mexican-train":
-        context.update(mexican_train_view(match, rnd))
-    elif config.game == "kozel":
-        context.update(kozel_view(match, engine))
-    else:
-        context.update(chicken_foot_view(match, rnd))
-    return render_template(TEMPLATES[config.game], **context), status
-
-
-def mexican_train_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
-    """Trains as rows from the hub, each tile oriented from the engine outwards."""
-    engine_tile = Tile.parse(rnd["double"]) if rnd.get("double") else None
-    engine_value = engine_tile.high if engine_tile else 0
-    open_doubles = list(rnd.get("open_doubles") or [])
-    trains = []
-    for key, train in (rnd.get("trains") or {}).items():
-        value = engine_value
-        tiles = []
-        for text in train["tiles"]:
-            t = Tile.parse(text)
-            tiles.append({"text": text, "first": value, "double": t.is_double, "open": text in open_doubles})
-            value = t.other(value)
-        trains.append(
-            {
-                "key": key,
-                "owner": None if key == "mexican" else key,
-                "label": _("Mexican train") if key == "mexican" else key,
-                "tiles": tiles,
-                "open_end": train["open"],
-                "marker": train["marker"],
-            }
-        )
-    return {
-        "trains": trains,
-        "engine_tile": str(engine_tile) if engine_tile else None,
-        "open_doubles": open_doubles,
-    }
-
-
-def kozel_view(match: Match, engine) -> dict[str, Any]:
-    """The line of play from its left end to its right end, each tile oriented so that
-    touching halves meet (the engine keeps the line in order; ``ends[0]`` is its left)."""
-    line: list[dict[str, Any]] = []
-    if engine is None:
-        return {"line": line, "end_tiles": []}
-    state = engine.extra_state()
-    tiles = [Tile.parse(text) for text in state.get("line", [])]
-    if tiles:
-        # The left tile shows the left end's value outermost; each next tile starts with
-        # the half its neighbour leaves open.
-        value = state["ends"][0]
-        for tile in tiles:
-            first = value if tile.has(value) else tile.low
-            line.append({"text": str(tile), "first": first, "double": tile.is_double})
-            value = tile.other(first)
-    end_tiles = [str(t) for t in getattr(engine, "end_tiles", [])]
-    return {"line": line, "end_tiles": end_tiles}
-
-
-def chicken_foot_view(match: Match, rnd: dict[str, Any]) -> dict[str, Any]:
-    """The spinner and its arms (feet as a double with its toes), from extra_state()."""
-    open_on = {entry["on"] for entry in rnd.get("open_ends") or []}
-
-    def branch(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out = []
-        for entry in entries:
-            t = Tile.parse(entry["tile"])
-            item = {
-                "text": entry["tile"],
-                "first": t.other(entry["end"]),
-                "end": entry["end"],
-                "double": t.is_double,
-                "open": entry["tile"] in open_on,
-                "dead": entry.get("dead", False),
-            }
-            if "toes" in entry:
-                item["toes"] = [branch(toe) for toe in entry["toes"]]
-                item["missing"] = max(0, TOES_PER_FOOT - len(entry["toes"]))
-            out.append(item)
-        return out
-
-    arms = [branch(arm) for arm in rnd.get("arms") or []]
-    arm_count = rnd.get("arm_count") or 4
-    spinner_value = Tile.parse(rnd["double"]).high if rnd.get("double") else None
-    return {
-        "arms": arms,
-        "spinner": rnd.get("spinner"),
-        "spinner_value": spinner_value,
-        "arm_count": arm_count,
-        "unstarted": max(0, arm_count - len(arms)),
-        "foot": rnd.get("foot"),
-        "open_on": open_on,
-    }
+    context.update(presenter.table_view(match, rnd, _))
+    context.update(words=presenter.table_words(_), accounts=presenter.accounts(match))
+    return render_template(presenter.table_template, **context), status
 
 
 def _flashed() -> list[tuple[str, str]]:

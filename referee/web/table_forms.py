@@ -10,12 +10,13 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import AnyOf, InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
+from referee.presenters.base import CENTRE
 from referee.web.forms import Form, WholeNumberField
 
 TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
-# The value of ``place`` for the round's first tile, which joins nothing (kozel lead,
-# chicken-foot spinner).
-CENTRE = "centre"
+# ``CENTRE``: the value of ``place`` for the round's first tile, which joins nothing (Kozel's
+# lead, Chicken Foot's spinner).
+__all__ = ["CENTRE", "TABLE_ACTIONS", "ActionForm"]
 
 
 class ActionForm(Form):

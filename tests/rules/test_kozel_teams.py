@@ -30,7 +30,7 @@ def book(rounds, left=None, **options):
 
 
 def teams(standing):
-    return [(team.players, team.total, team.remembered, team.open) for team in standing.kozel.teams]
+    return [(team.players, team.total, team.remembered, team.open) for team in standing.detail.teams]
 
 
 def test_partners_sit_opposite():
@@ -80,7 +80,7 @@ def test_team_booking(rounds, options, first, second):
     standing = book(rounds, **options)
     assert teams(standing) == [(("Ana", "Caro"), *first), (("Ben", "Dan"), *second)]
     assert standing.totals == {"Ana": first[0], "Caro": first[0], "Ben": second[0], "Dan": second[0]}
-    assert standing.kozel.remembered == {
+    assert standing.detail.remembered == {
         "Ana": first[1],
         "Caro": first[1],
         "Ben": second[1],
@@ -90,7 +90,7 @@ def test_team_booking(rounds, options, first, second):
 
 def test_the_pot_waits_in_a_drawn_fish():
     standing = book([fish(1, Ana=3, Caro=4, Ben=5, Dan=2)], fish="one")
-    assert standing.kozel.pot == 14 and standing.kozel.ledger[-1]["team_points"] == [0, 0]
+    assert standing.detail.pot == 14 and standing.detail.ledger[-1]["team_points"] == [0, 0]
 
 
 def test_kz_score_zero_applies_to_each_hand_of_a_team():

@@ -13,15 +13,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Response, abort, current_app, render_template, request
-from flask_babel import gettext as _
 
+from referee.presenters import presenter_for
 from referee.store import StoredGame, StorePool
-from referee.tiles import Tile
 from referee.web.chart import chart_svg
 from referee.web.companion.common import bp, load_game
 from referee.web.db import get_store
 from referee.web.forms import NotANumber, whole_number
-from referee.web.i18n import game_title
+from referee.web.game_view import _
+from referee.web.i18n import current_lang, game_title
 
 STREAM_POLL = 0.5  # seconds between two looks at the game's version
 STREAM_SECONDS = 25.0  # then the stream ends and the browser reconnects (frees the thread)
@@ -30,71 +30,20 @@ STREAMS_MAX = 4  # open streams at once; more followers poll (each stream holds 
 _streams_lock = threading.Lock()
 
 
-def chain(tiles: list[str], start: int | None) -> list[tuple[str, int | None]]:
-    """Tiles of a line as drawn, each with the half facing the previous one (display only)."""
-    drawn: list[tuple[str, int | None]] = []
-    value = start
-    for text in tiles:
-        tile = Tile.parse(text)
-        if value is not None and tile.has(value):
-            drawn.append((text, value))
-            value = tile.other(value)
-        else:
-            drawn.append((text, None))
-            value = None
-    return drawn
-
-
-def branch(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A chicken-foot arm as drawn: every tile shows its outer half last."""
-    drawn = []
-    for entry in entries:
-        tile = Tile.parse(entry["tile"])
-        end = entry.get("end")
-        first = tile.other(end) if end is not None and tile.has(end) else None
-        drawn.append(
-            {
-                "tile": entry["tile"],
-                "first": first,
-                "toes": [branch(toe) for toe in entry.get("toes", [])],
-                "dead": entry.get("dead", False),
-            }
-        )
-    return drawn
-
-
 def follow_context(game: StoredGame) -> dict[str, Any]:
     match = game.match
     state = game.state()
     rnd = state["round"]
-    engine_value = Tile.parse(rnd["double"]).low if rnd.get("double") else None
-    trains = []
-    if "trains" in rnd:
-        for key, train in rnd["trains"].items():
-            trains.append(
-                {
-                    "key": key,
-                    "label": _("Mexican train") if key == "mexican" else key,
-                    "tiles": chain(train["tiles"], engine_value),
-                    "open": train.get("open"),
-                    "marker": train.get("marker", False),
-                    "mexican": key == "mexican",
-                }
-            )
-    arms = [branch(arm) for arm in rnd.get("arms", [])]
+    presenter = presenter_for(match.config.game)
     on_table = len(match.engine.tiles_on_table()) if match.referee and match.engine else None
     finished = state["status"] == "finished"
-    kozel = None
-    book = match.standing.kozel
-    if book is not None:  # kz.score.display: an open account in red, remembered points as "+n"
-        kozel = {p: {"open": book.open[p], "remembered": book.remembered[p]} for p in match.players}
+    accounts = presenter.accounts(match)  # kz.score.display: an open account in red, "+n" remembered
     summary = describe(state)
     return {
         "game": game,
         "state": state,
         "round": rnd,
-        "trains": trains,
-        "arms": arms,
+        **presenter.follow_view(match, rnd, _),
         "on_table": on_table,
         "finished": finished,
         "title": game_title(match.config.game),
@@ -102,7 +51,7 @@ def follow_context(game: StoredGame) -> dict[str, Any]:
         "summary": summary,
         "chart_narrow": chart_svg(match, f"follow-chart-narrow-{game.id}", width=360, height=300),
         "highest": match.config.highest,
-        "kozel": kozel,
+        "accounts": accounts,
     }
 
 
@@ -122,7 +71,7 @@ def describe(state: dict[str, Any]) -> str:
 
 
 @bp.get("/games/<game_id>/follow")
-def follow(game_id: str):
+def follow(game_id: str) -> str:
     game = load_game(game_id)
     return render_template("companion/follow.html", **follow_context(game))
 
@@ -135,8 +84,6 @@ _fragments: OrderedDict[tuple[str, str, int, str], str] = OrderedDict()
 def follow_fragment(game_id: str) -> Response:
     """The live part of the follow page. Every phone following a game asks for it after each
     change: it is rendered once per version and language and then reused."""
-    from referee.web.i18n import current_lang
-
     game = load_game(game_id)
     key = (current_app.config["DATABASE"], game.id, game.version, current_lang())
     with _streams_lock:

@@ -22,6 +22,8 @@ from flask_babel import ngettext
 from referee.scoresheet_pdf import PAPERS, Sheet, to_json
 from referee.web.companion.common import bp, load_game
 from referee.web.db import get_store
+from referee.web.game_view import game_context
+from referee.web.i18n import current_lang
 
 PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
 PDF_TIMEOUT = 30.0  # seconds a PDF may take before the request gives up
@@ -57,14 +59,10 @@ def paper_for(choice: str | None) -> str:
     return "a4"
 
 
-def kozel_points(value: int, open_: bool) -> str:
-    return str(value) if open_ or not value else f"+{value}"
-
-
 def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
     """The printed scoresheet's texts, from the same context as the scoresheet page."""
-    config, game = context["config"], context["game"]
-    kozel = context["is_kozel"]
+    config, game, presenter = context["config"], context["game"], context["presenter"]
+    shows_double = context["double_heading"] is not None  # the round's opening double, where there is one
     players = list(config.players)
     subtitle = " · ".join(
         [
@@ -76,8 +74,8 @@ def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
         ]
     )
     header = [_("Round")]
-    if not kozel:
-        header.append(context["double_heading"] or "")
+    if shows_double:
+        header.append(context["double_heading"])
     header += players
     rows = []
     for row in context["rows"]:
@@ -87,23 +85,15 @@ def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
             first += "\n" + _("pot +%(points)s", points=ledger["pot"])
         first += "\n" + str(row["end"])
         cells = [first]
-        if not kozel:
+        if shows_double:
             cells.append(row["double"] or "")
-        for name in players:
-            if kozel and ledger:
-                entry = ledger["players"][name]
-                cells.append(f"{entry['points']}\n{kozel_points(entry['after'], entry['open'])}")
-            else:
-                cells.append(f"{row['points'][name]}\n{row['totals'][name]}")
+        cells += [presenter.sheet_cell(row, name) for name in players]
         rows.append(cells)
-    offset = 1 if kozel else 2
-    totals = [_("Total")] + ([] if kozel else [""])
+    offset = 2 if shows_double else 1
+    totals = [_("Total")] + ([""] if shows_double else [])
     winners = []
     for index, s in enumerate(context["standings"]):
-        if kozel:
-            totals.append(kozel_points(s["total"] if s["open"] else s["remembered"], bool(s["open"])))
-        else:
-            totals.append(str(s["total"]))
+        totals.append(presenter.sheet_total(s))
         if s["winner"]:
             winners.append(index + offset)
     notes = []
@@ -172,9 +162,6 @@ def make_pdf(sheet: Sheet) -> bytes:
 
 @bp.get("/games/<game_id>/scoresheet.pdf")
 def scoresheet_pdf(game_id: str) -> Response:
-    from referee.web.i18n import current_lang
-    from referee.web.pages import game_context
-
     version = get_store().version_of(game_id)  # (one integer: a refusal below costs little)
     if version is None:
         abort(404, description=_("There is no game %(game)r.", game=game_id))

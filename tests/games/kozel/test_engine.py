@@ -583,7 +583,7 @@ def book(rounds, players=SEED, left=None, **options):
 
 def shown(standing, name):
     """What kz.score.display shows: the open account, or "+n" remembered."""
-    last = list(standing.kozel.ledger)[-1]["players"][name]
+    last = list(standing.detail.ledger)[-1]["players"][name]
     return last["after"] if last["open"] else f"+{last['after']}"
 
 
@@ -596,13 +596,13 @@ SEED_BEFORE = [
 
 def test_seed_went_out_example():
     before = book(SEED_BEFORE)
-    assert dict(before.kozel.remembered) == {"Masha": 19, "Alex": 0, "Olya": 7, "Serg": 4}
+    assert dict(before.detail.remembered) == {"Masha": 19, "Alex": 0, "Olya": 7, "Serg": 4}
     assert before.totals == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
     standing = book(SEED_BEFORE + [went_out(3, "Masha", Alex=3, Olya=13, Serg=5)])
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 20, "Serg": 0}
-    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 3, "Olya": 0, "Serg": 9}
+    assert dict(standing.detail.remembered) == {"Masha": 0, "Alex": 3, "Olya": 0, "Serg": 9}
     assert [shown(standing, name) for name in SEED] == ["+0", "+3", 20, "+9"]
-    row = list(standing.kozel.ledger)[-1]
+    row = list(standing.detail.ledger)[-1]
     assert row["number"] == 3 and row["fish"] is False and row["pot"] == 0
     assert row["players"]["Masha"] == {
         "before": 19,
@@ -623,7 +623,7 @@ def test_seed_went_out_example():
         "took_pot": False,
     }
     assert standing.finished is False
-    assert standing.result is None and standing.kozel is not None
+    assert standing.result is None and standing.detail is not None
 
 
 def test_an_open_account_books_every_score_and_ignores_going_out():
@@ -634,23 +634,23 @@ def test_an_open_account_books_every_score_and_ignores_going_out():
     ]
     standing = book(rounds)
     assert standing.totals["Masha"] == 22
-    assert dict(standing.kozel.remembered)["Masha"] == 0
-    assert [row["players"]["Masha"]["after"] for row in list(standing.kozel.ledger)] == [20, 22, 22]
+    assert dict(standing.detail.remembered)["Masha"] == 0
+    assert [row["players"]["Masha"]["after"] for row in list(standing.detail.ledger)] == [20, 22, 22]
 
 
 def test_fish_for_all_books_every_hand_and_resets_nobody():
     standing = book(SEED_BEFORE + [fish(3, "Olya", Masha=2, Alex=3, Olya=13, Serg=5)])
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 20, "Serg": 0}
-    assert dict(standing.kozel.remembered) == {"Masha": 21, "Alex": 3, "Olya": 0, "Serg": 9}
-    assert list(standing.kozel.ledger)[-1]["fish"] is True
+    assert dict(standing.detail.remembered) == {"Masha": 21, "Alex": 3, "Olya": 0, "Serg": 9}
+    assert list(standing.detail.ledger)[-1]["fish"] is True
 
 
 def test_seed_fish_to_one_example():
     rounds = [went_out(1, "Alex", Masha=2, Olya=7, Serg=4), fish(2, "Alex", Masha=2, Alex=3, Olya=13, Serg=5)]
     standing = book(rounds, fish="one")
     assert standing.totals == {"Masha": 0, "Alex": 0, "Olya": 30, "Serg": 0}
-    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
-    row = list(standing.kozel.ledger)[-1]["players"]
+    assert dict(standing.detail.remembered) == {"Masha": 0, "Alex": 0, "Olya": 0, "Serg": 0}
+    row = list(standing.detail.ledger)[-1]["players"]
     assert row["Olya"]["points"] == 23 and row["Olya"]["hand"] == 13 and row["Olya"]["after"] == 30
     assert row["Masha"]["points"] == 0 and row["Masha"]["before"] == 2 and row["Masha"]["after"] == 0
 
@@ -658,39 +658,39 @@ def test_seed_fish_to_one_example():
 def test_fish_to_one_of_twelve_or_less_is_remembered():
     standing = book([fish(1, "Ana", Ana=2, Ben=3, Caro=6)], players=THREE, fish="one")
     assert standing.totals == {"Ana": 0, "Ben": 0, "Caro": 0}
-    assert dict(standing.kozel.remembered) == {"Ana": 0, "Ben": 0, "Caro": 11}
+    assert dict(standing.detail.remembered) == {"Ana": 0, "Ben": 0, "Caro": 11}
 
 
 def test_seed_pot_of_35_waits_for_a_single_highest_score():
     tie = fish(1, "Masha", Masha=3, Alex=14, Olya=14, Serg=4)
     standing = book([went_out(0, "Serg", Masha=5, Alex=2, Olya=1), tie], fish="one")
-    assert standing.kozel.pot == 35
+    assert standing.detail.pot == 35
     assert standing.totals == {name: 0 for name in SEED}
-    assert dict(standing.kozel.remembered) == {"Masha": 5, "Alex": 2, "Olya": 1, "Serg": 0}  # no one books
-    assert list(standing.kozel.ledger)[-1]["pot"] == 35
-    assert list(standing.kozel.ledger)[-1]["players"]["Alex"]["points"] == 0
+    assert dict(standing.detail.remembered) == {"Masha": 5, "Alex": 2, "Olya": 1, "Serg": 0}  # no one books
+    assert list(standing.detail.ledger)[-1]["pot"] == 35
+    assert list(standing.detail.ledger)[-1]["players"]["Alex"]["points"] == 0
 
     # A went-out round with a tie for the highest score: the pot waits, the round is booked.
     waits = went_out(2, "Masha", Alex=6, Olya=6, Serg=2)
     standing = book([tie, waits], fish="one")
-    assert standing.kozel.pot == 35
-    assert dict(standing.kozel.remembered) == {"Masha": 0, "Alex": 6, "Olya": 6, "Serg": 2}
+    assert standing.detail.pot == 35
+    assert dict(standing.detail.remembered) == {"Masha": 0, "Alex": 6, "Olya": 6, "Serg": 2}
 
     # Another tied fish adds to the pot.
     standing = book([tie, fish(2, "Serg", Masha=5, Alex=5, Olya=1, Serg=2)], fish="one")
-    assert standing.kozel.pot == 48
+    assert standing.detail.pot == 48
 
     # The next single highest score takes the pot, however the round ended.
     standing = book([tie, waits, went_out(3, "Alex", Masha=4, Olya=9, Serg=2)], fish="one")
-    assert standing.kozel.pot == 0
+    assert standing.detail.pot == 0
     assert standing.totals["Olya"] == 6 + 9 + 35
-    row = list(standing.kozel.ledger)[-1]["players"]
+    row = list(standing.detail.ledger)[-1]["players"]
     assert row["Olya"]["took_pot"] is True and row["Olya"]["points"] == 44
     assert row["Masha"]["took_pot"] is False
 
     standing = book([tie, fish(2, "Alex", Masha=4, Alex=20, Olya=3, Serg=1)], fish="one")
     assert standing.totals["Alex"] == 28 + 35
-    assert standing.kozel.pot == 0
+    assert standing.detail.pot == 0
 
 
 def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
@@ -706,7 +706,7 @@ def test_goat_at_101_ends_the_game_and_later_rounds_are_not_booked():
     assert standing.result.left is None and standing.result.placings[-1] == ("Alex",)
     later = book(rounds + [went_out(3, "Masha", Alex=5, Olya=40, Serg=3)])
     assert later.totals == standing.totals
-    assert len(list(later.kozel.ledger)) == 2
+    assert len(list(later.detail.ledger)) == 2
 
 
 def test_seed_rating_masha_25_gets_8():
@@ -727,7 +727,7 @@ def test_several_reach_lose_at_the_highest_is_the_goat_ties_are_all_goats():
 def test_remembered_points_do_not_make_a_goat():
     rounds = [went_out(n, "Serg", Masha=12, Alex=1, Olya=1) for n in range(1, 10)]
     standing = book(rounds, lose_at=101)
-    assert dict(standing.kozel.remembered)["Masha"] == 108
+    assert dict(standing.detail.remembered)["Masha"] == 108
     assert standing.totals["Masha"] == 0 and standing.finished is False
 
 
@@ -749,7 +749,7 @@ def test_seed_leave_example():
 def test_a_leave_before_any_round_gives_everyone_else_one():
     standing = book([], left="Serg")
     assert dict(standing.result.rating) == {"Masha": 1, "Alex": 1, "Olya": 1}
-    assert list(standing.kozel.ledger) == []
+    assert list(standing.detail.ledger) == []
 
 
 @pytest.mark.parametrize(
@@ -780,8 +780,8 @@ def test_half_up_is_not_bankers_rounding():
 def test_went_out_is_read_from_the_hands_entered():
     record = RoundRecord(1, None, {"Ana": 0, "Ben": 9}, RoundEnd("table", None), hands={"Ana": [], "Ben": 9})
     after = book([went_out(0, "Ben", Ana=12), record], players=TWO)
-    assert dict(after.kozel.remembered) == {"Ana": 0, "Ben": 9}
-    assert list(after.kozel.ledger)[-1]["fish"] is False
+    assert dict(after.detail.remembered) == {"Ana": 0, "Ben": 9}
+    assert list(after.detail.ledger)[-1]["fish"] is False
 
 
 # ----- Hypothesis: the booking's invariants --------------------------------------------------
@@ -811,25 +811,25 @@ def test_booking_invariants(game):
     assert previous.totals == {name: 0 for name in players}
     for count in range(1, len(rounds) + 1):
         standing = book_game(players, options, rounds[:count])
-        ledger = list(standing.kozel.ledger)
+        ledger = list(standing.detail.ledger)
         if previous.finished:
-            assert standing.totals == previous.totals and ledger == list(previous.kozel.ledger)
+            assert standing.totals == previous.totals and ledger == list(previous.detail.ledger)
             continue
         assert len(ledger) == count
         for name in players:
             assert standing.totals[name] >= previous.totals[name]
-            assert 0 <= dict(standing.kozel.remembered)[name] <= 12 * count
+            assert 0 <= dict(standing.detail.remembered)[name] <= 12 * count
             row = ledger[-1]["players"][name]
             assert row["open"] is (standing.totals[name] > 0)
             if row["open"]:
                 assert row["remembered"] == 0 and row["after"] == standing.totals[name]
             else:
-                assert row["after"] == row["remembered"] == dict(standing.kozel.remembered)[name]
+                assert row["after"] == row["remembered"] == dict(standing.detail.remembered)[name]
                 assert standing.totals[name] == 0
             if count > 1:
                 assert row["before"] == ledger[-2]["players"][name]["after"]
         if options.fish == "all":
-            assert standing.kozel.pot == 0
+            assert standing.detail.pot == 0
         reached = [name for name in players if standing.totals[name] >= options.lose_at]
         assert standing.finished is bool(reached)
         if reached:
