@@ -21,12 +21,9 @@ from referee.tiles import Tile
 NAME_MOST = 60
 PLAYERS_FEWEST, PLAYERS_MOST = 4, 200
 STAGES_MOST = 20
-# The table sizes a night offers, per game (API.md); each must also be one the game allows.
-TABLE_SIZES: Mapping[str, tuple[int, int]] = {
-    "mexican-train": (2, 8),
-    "chicken-foot": (2, 8),
-    "kozel": (2, 4),
-}
+# A night's tables seat the players the game allows, at most 8 (API.md: 2-8 for Mexican
+# Train and Chicken Foot, whose games allow more; Kozel's 2-4 are its own).
+TABLE_MOST = 8
 TEAMS_TABLE = 4  # kz.teams: two pairs of partners
 SEATINGS = ("fixed", "progressive", "mixer", "teams")
 FIELDS = (
@@ -243,7 +240,8 @@ class NightConfig:
     def check(self) -> None:
         """The checks between fields: table sizes (night.tables), the stages' rounds
         (night.rounds) and teams (night.teams)."""
-        low, high = TABLE_SIZES[self.game]
+        low, most = self.rules.declaration.players
+        high = min(most, TABLE_MOST)
         if not low <= self.table_size <= high:
             raise night_refusal(
                 "night.tables",

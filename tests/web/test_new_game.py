@@ -16,6 +16,7 @@ import inspect
 import io
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from referee.presenters import Presenter, presenter_for
 from referee.presenters.base import Gettext
 from referee.rules import GAMES
 from referee.rules.chicken_foot import DECLARATION as CHICKEN_FOOT
-from referee.rules.chicken_foot import ChickenFoot
+from referee.rules.chicken_foot import ChickenFoot, ChickenFootOptions
 from referee.rules.options import GameDeclaration
 from referee.rules.scoring import LowestTotalGame
 from referee.web.companion.pdf import sheet_of
@@ -44,19 +45,30 @@ KEY = "little-foot"
 # ----- the game: its rules, its presenter, its table template --------------------------------
 
 
+LITTLE_FOOT = GameDeclaration(
+    key=KEY,
+    prefix=CHICKEN_FOOT.prefix,  # its rules are Chicken Foot's (cf.*): the same rule book
+    title="Little Foot",
+    sets=(9,),
+    default_set=9,
+    players=(2, 4),
+    options=CHICKEN_FOOT.options,
+    presenter=f"{__name__}:LittleFootPresenter",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LittleFootOptions(ChickenFootOptions):
+    """Chicken Foot's options, held to Little Foot's declaration."""
+
+    declaration = LITTLE_FOOT
+
+
 class LittleFoot(ChickenFoot):
     """Chicken Foot's engine and scoring (lowest total, cf.*) on a small table of its own."""
 
-    declaration = GameDeclaration(
-        key=KEY,
-        prefix=CHICKEN_FOOT.prefix,  # its rules are Chicken Foot's (cf.*): the same rule book
-        title="Little Foot",
-        sets=(9,),
-        default_set=9,
-        players=(2, 4),
-        options=CHICKEN_FOOT.options,
-        presenter=f"{__name__}:LittleFootPresenter",
-    )
+    declaration = LITTLE_FOOT
+    Options = LittleFootOptions
 
 
 class LittleFootPresenter(Presenter):
