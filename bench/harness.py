@@ -74,8 +74,6 @@ def make_bench_app(database: str) -> Flask:
 
 def serve_main(database: str, port: int, threads: int) -> None:
     """The bench server's process (``python -m bench --serve DB PORT THREADS``)."""
-    if os.environ.get("REFEREE_BENCH_WHAT_IF") == "sync-full":
-        _what_if_sync_full()
     if os.environ.get("REFEREE_BENCH_SLOW_PLAY_MS"):
         _what_if_slow_plays(float(os.environ["REFEREE_BENCH_SLOW_PLAY_MS"]))
     serve(
@@ -88,19 +86,6 @@ def serve_main(database: str, port: int, threads: int) -> None:
     )
 
 
-def _what_if_sync_full() -> None:
-    """``--what-if-sync-full``: the served app syncs the WAL at every commit
-    (``synchronous=FULL``) instead of within 0.1 s of it (``WalSyncer``): what durability
-    against a power cut at the very moment of the answer would cost. Not the product."""
-    original = Store.__init__
-
-    def patched(self: Store, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        self.db.execute("PRAGMA synchronous=FULL")
-
-    Store.__init__ = patched  # type: ignore[method-assign]  # the experiment, in its own process only
-
-
 def _what_if_slow_plays(ms: float) -> None:
     """A deliberately slow app (for the test that the load test fails when plays are
     slow): every logged change waits ``ms`` inside its write transaction. Not the product."""
@@ -110,7 +95,7 @@ def _what_if_slow_plays(ms: float) -> None:
         time.sleep(ms / 1000)
         original(self, *args, **kwargs)
 
-    Store._append = slow  # type: ignore[method-assign]  # the test's slow app, in its own process only
+    Store._append = slow  # type: ignore[method-assign,assignment]  # the test's slow app, in its own process only
 
 
 def free_port() -> int:

@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 
 from bench import browser, engines, kills, load, served, stored
 from bench.engines import profile_engines
@@ -113,12 +112,6 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="print profiles of logged plays through the app and of the engines instead",
     )
-    parser.add_argument(
-        "--what-if-sync-full",
-        action="store_true",
-        help="experiment: serve with PRAGMA synchronous=FULL (not the product's "
-        "setting); engines shortened, no table page",
-    )
     parser.add_argument("--serve", nargs=3, metavar=("DB", "PORT", "THREADS"), help=argparse.SUPPRESS)
     parser.add_argument("--lists-cold", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -133,8 +126,5 @@ def main(argv: list[str] | None = None) -> None:
         print(profile_engines())
         return
     sizes = QUICK if args.quick else FULL
-    if args.what_if_sync_full:
-        os.environ["REFEREE_BENCH_WHAT_IF"] = "sync-full"
-        sizes = replace(sizes, name=sizes.name + ", what if synchronous=FULL", engine_seconds=0.2, page=False)
     figures = run(sizes)
     print(json.dumps(figures), flush=True)

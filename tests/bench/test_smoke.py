@@ -187,7 +187,7 @@ def test_taps_measure(tmp_path):
     assert 0 < taps["taps_per_hands_entry"] <= 8
 
 
-# ----- the performance changes made for the benchmark (referee/store.py) -----------------
+# ----- the performance changes made for the benchmark (referee/store/) ----------------------
 
 
 def snapshot_round_trip(match):

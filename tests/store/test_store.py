@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import pickle
-import time
 
 import pytest
 
-import referee.store
 from referee.match import GameConfig, Match
 from referee.rules.base import RuleViolation
 from referee.store import (
@@ -108,11 +105,11 @@ def test_a_cold_load_replays_only_the_events_after_the_newest_snapshot(store, mo
     assert row["version"] == 2 * SNAPSHOT_EVERY + 6
     assert row["snapshot_version"] == 2 * SNAPSHOT_EVERY + 1
     replayed = []
-    apply_event = referee.store.apply_event
+    enter_hands = Match.enter_hands
     monkeypatch.setattr(
-        referee.store,
-        "apply_event",
-        lambda match, kind, payload: replayed.append(kind) or apply_event(match, kind, payload),
+        Match,
+        "enter_hands",
+        lambda match, number, body: replayed.append(number) or enter_hands(match, number, body),
     )
     loaded = other(store).load(game.id)
     assert len(replayed) == 5
@@ -163,12 +160,12 @@ def test_a_refused_or_failed_change_gives_nothing_back(store, monkeypatch):
     with pytest.raises(RuleViolation):
         first.change(game.id, "hands", {"round": 1, "hands": {"Ana": ["1-2"], "Ben": ["2-1"]}})
 
-    def half_applied(match, kind, payload):
+    def half_applied(match, number, body):
         match.rounds.append("half-done")
         raise OSError("disk gone")
 
     second = other(store, cache)
-    monkeypatch.setattr(referee.store, "apply_event", half_applied)
+    monkeypatch.setattr(Match, "enter_hands", half_applied)
     with pytest.raises(OSError):
         second.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 1}})
     monkeypatch.undo()
@@ -310,80 +307,15 @@ def test_a_pool_reuses_its_stores_and_gives_their_matches_back(tmp_path):
     pool.close()
 
 
-def wal_syncs(monkeypatch):
-    synced: list[str] = []
-    fsync = os.fsync
-    monkeypatch.setattr(
-        os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or fsync(fd)
-    )
-    return synced
-
-
-def test_commits_are_synced_to_disk_shortly_after_and_together(tmp_path, monkeypatch):
-    path = str(tmp_path / "sync.db")
-    Store(path).migrate()
-    pool = StorePool(path, cache=MatchCache())
-    pool.syncer.delay = 0.3
-    store = pool.acquire()
-    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: the syncer syncs
-    synced = wal_syncs(monkeypatch)
-    started = time.monotonic()
-    game = store.create(pad_config())
-    correct_round_one(store, game.id, 20)
-    committing = time.monotonic() - started
-    deadline = time.monotonic() + 5
-    mine = lambda: [name for name in synced if name.startswith(str(tmp_path))]  # noqa: E731
-    while not mine() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert mine() and all(name == path + "-wal" for name in mine())
-    time.sleep(0.5)
-    # 21 commits, synced together: one sync per delay at most (two when quick), however
-    # slow the machine is
-    assert pool.syncer.synced <= 2 + int(committing / pool.syncer.delay) and pool.syncer.synced < 21
-    pool.release(store)
-    pool.close()
-
-
-def test_closing_the_pool_syncs_what_is_pending_and_stops_the_thread(tmp_path, monkeypatch):
-    path = str(tmp_path / "close.db")
-    Store(path).migrate()
-    pool = StorePool(path, cache=MatchCache())
-    pool.syncer.delay = 60  # only the close can make this sync happen in time
-    store = pool.acquire()
-    synced = wal_syncs(monkeypatch)
-    store.create(pad_config())
-    pool.release(store)
-    thread = pool.syncer._thread
-    assert thread is not None and not [name for name in synced if name.startswith(str(tmp_path))]
-    started = time.monotonic()
-    pool.close()
-    assert time.monotonic() - started < 5
-    assert not thread.is_alive() and pool.syncer._thread is None
-    assert [name for name in synced if name.startswith(str(tmp_path))] == [path + "-wal"]
-
-
-def test_a_store_without_a_syncer_syncs_every_commit(store):
-    assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-
-
-def test_the_sync_thread_stops_when_idle_and_starts_again(tmp_path, monkeypatch):
-    path = str(tmp_path / "idle.db")
-    Store(path).migrate()
-    pool = StorePool(path, cache=MatchCache())
-    pool.syncer.delay, pool.syncer.idle = 0.01, 0.2
-    store = pool.acquire()
-    game = store.create(pad_config())
-    assert pool.syncer._thread is not None
-    deadline = time.monotonic() + 5
-    while pool.syncer._thread is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert pool.syncer._thread is None and pool.syncer.synced == 1
-    store.change(game.id, "hands", {"round": 1, "hands": {"Ana": 0, "Ben": 2}})
-    deadline = time.monotonic() + 5
-    while pool.syncer.synced < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert pool.syncer.synced == 2
-    pool.release(store)
+def test_every_commit_is_on_the_disk_before_it_is_answered(store):
+    """``synchronous=FULL`` in the app's pooled stores as in scripts' own: a power cut loses
+    no change that was answered (docs/BENCHMARKS.md, "Durability")."""
+    pool = StorePool(store.path, cache=MatchCache())
+    pooled = pool.acquire()
+    for opened in (store, pooled):
+        assert opened.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert opened.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    pool.release(pooled)
     pool.close()
 
 

@@ -181,7 +181,7 @@ def test_an_import_holds_the_write_lock_for_the_inserts_only(client, backup, tmp
     largest accepted file, ``import_lock_ms``)."""
     import contextlib
 
-    import referee.store as store_module
+    import referee.store.games as store_games
     import referee.web.backup as backup_module
     from referee.store import Store
 
@@ -212,7 +212,7 @@ def test_an_import_holds_the_write_lock_for_the_inserts_only(client, backup, tmp
 
     monkeypatch.setattr(Store, "write", write)
     watch(backup_module, "apply_event")
-    watch(store_module, "snapshot_bytes")
+    watch(store_games, "snapshot_bytes")  # where Store writes its snapshots
     watch(Store, "insert_replayed")
     target = make_app(tmp_path, "lock").test_client()
     body = backup["data"]
