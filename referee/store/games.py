@@ -71,15 +71,25 @@ class Store(PlayerLists, Pins, SentHands):
         expected_version: int | None = None,
         guard: Callable[[StoredGame], None] | None = None,
         stamp: str | None = None,
+        key: str | None = None,
     ) -> StoredGame:
         """Apply one change (an action or a hands entry) and log it, all or nothing.
 
-        ``stamp`` is the event's time when it is not now (a backup being imported)."""
+        ``stamp`` is the event's time when it is not now (a backup being imported). A change
+        whose ``key`` the game has already accepted changes nothing and gives the game as it
+        is (API.md: a retry after a lost answer), whatever its version says."""
         with self.write():
             row = self._row(game_id)
             game = self._load(row)
             if guard is not None:
                 guard(game)
+            if (
+                key is not None
+                and self.db.execute(
+                    "select 1 from change_keys where game_id = ? and key = ?", [game_id, key]
+                ).fetchone()
+            ):
+                return game
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(expected_version, game.version)
             # From here the lent match is changed in place: if anything below fails, it is
@@ -90,6 +100,11 @@ class Store(PlayerLists, Pins, SentHands):
             game.version += 1
             stamp = stamp or now()
             self._append(game_id, game.version, kind, payload, stamp)
+            if key is not None:
+                self.db.execute(
+                    "insert into change_keys (game_id, key, version) values (?, ?, ?)",
+                    [game_id, key, game.version],
+                )
             after = read_by_lists(game.match)
             if row["summary_version"] != row["version"] or any(
                 a is not b for a, b in zip(before, after, strict=True)
@@ -239,6 +254,7 @@ class Store(PlayerLists, Pins, SentHands):
             self.db.execute("delete from pin_failures where game_id = ?", [game_id])
             self.db.execute("delete from sent_hands where game_id = ?", [game_id])
             self.db.execute("delete from hand_sends where game_id = ?", [game_id])
+            self.db.execute("delete from change_keys where game_id = ?", [game_id])
             self._replace_player_games(game_id, [])
             self.db.execute("delete from games where id = ?", [game_id])
         self._forget(game_id)

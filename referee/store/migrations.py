@@ -173,3 +173,14 @@ def m011_player_lists(db: Database) -> None:
     store = PlayerLists.inside(db)  # the rows of the games already stored, in this transaction
     for (game_id,) in db.execute("select id from games where trashed is null").fetchall():
         store.summarize_game(game_id)
+
+
+@migrations()
+def m012_change_keys(db: Database) -> None:
+    # API.md's "key": the keys a game has accepted, so that a change sent again (a retry
+    # after a lost answer) is never logged twice, even after it was undone.
+    db.table("change_keys").create(
+        {"game_id": str, "key": str, "version": int},
+        pk=("game_id", "key"),
+        foreign_keys=[("game_id", "games", "id")],
+    )

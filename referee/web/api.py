@@ -18,6 +18,7 @@ from referee.web.errors import install_json_refusals
 from referee.web.json_answers import (
     HTTP_MESSAGES,
     ApiError,
+    change_key,
     expected_version,
     json_body,
     refusal,
@@ -75,9 +76,12 @@ def game_state(game_id: str) -> ResponseReturnValue:
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> ResponseReturnValue:
     body = json_body()
-    action = Action.from_json(body)
+    key = change_key(body)
+    action = Action.from_json(
+        {field: value for field, value in body.items() if field != "key"} if isinstance(body, dict) else body
+    )
     payload = action.to_json()
-    game = get_store().change(game_id, "action", payload, expected_version(body), guard=check_pin)
+    game = get_store().change(game_id, "action", payload, expected_version(body), guard=check_pin, key=key)
     return answer(game)
 
 
@@ -88,13 +92,13 @@ def post_hands(game_id: str, number: str) -> ResponseReturnValue:
     version = expected_version(body)
     if not isinstance(body, dict) or "hands" not in body or not isinstance(body["hands"], dict):
         raise BadRequest('The body must be {"hands": {"<player>": [tiles] or points, …}}.')
-    unknown = sorted(set(body) - {"hands", "markers", "version"})
+    unknown = sorted(set(body) - {"hands", "markers", "version", "key"})
     if unknown:
         raise BadRequest(f"Unknown field {unknown[0]!r}.")
     payload = {"round": round_no, "hands": body["hands"]}
     if "markers" in body:  # mt.house.marker: a score pad names the marked trains
         payload["markers"] = body["markers"]
-    game = get_store().change(game_id, "hands", payload, version, guard=check_pin)
+    game = get_store().change(game_id, "hands", payload, version, guard=check_pin, key=change_key(body))
     return answer(game)
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Response, jsonify, request
@@ -66,6 +67,19 @@ def json_body() -> Any:
             400, "The body holds a lone surrogate (\\ud800-\\udfff), which is not text: nothing was saved."
         ) from None
     return body
+
+
+CHANGE_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def change_key(body: Any) -> str | None:
+    """The ``key`` an action or a hands entry may carry (API.md), checked; ``None`` without one."""
+    if not isinstance(body, dict) or "key" not in body:
+        return None
+    key = body["key"]
+    if not isinstance(key, str) or not CHANGE_KEY.fullmatch(key):
+        raise ApiError(400, "'key' must be 8 to 64 characters of A-Z, a-z, 0-9, _ and -.")
+    return key
 
 
 def round_number(text: str) -> int:

@@ -282,6 +282,12 @@ GAME_STATE = obj(
     *("totals", "winners", "created"),
 )
 ACTION_KINDS = [str(kind) for kind in ACTION_TYPES]
+CHANGE_KEY = of(
+    "string",
+    pattern="^[A-Za-z0-9_-]{8,64}$",
+    description="Chosen by the client, one per tap: a change whose key the game has already "
+    "accepted changes nothing and answers 200 with the game as it is (a retry is never logged twice).",
+)
 ACTION = obj(
     {
         "type": strings(*ACTION_KINDS),
@@ -290,6 +296,7 @@ ACTION = obj(
         "on": nullable(TILE),
         "train": maybe("string", description='mexican-train: a player or "mexican".'),
         "version": of("integer", description="409 unless the game is at this version."),
+        "key": CHANGE_KEY,
     },
     "type",
     closed=True,
@@ -321,6 +328,7 @@ HANDS = obj(
             "whose trains carried a marker when the round ended.",
         ),
         "version": INTEGER,
+        "key": CHANGE_KEY,
     },
     "hands",
     closed=True,

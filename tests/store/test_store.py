@@ -51,7 +51,8 @@ def test_migrations_are_recorded_once(store):
         "m007_settings",
         "m008_pin_failure_clients",
     ]
-    assert names[-2:] == ["m010_sent_hands", "m011_player_lists"] and len(set(names)) == len(names)
+    assert names[-3:] == ["m010_sent_hands", "m011_player_lists", "m012_change_keys"]
+    assert len(set(names)) == len(names)
     store.migrate()
     assert len(list(store.db.query("select name from _sqlite_migrations"))) == len(names)
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
