@@ -6,7 +6,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.vision.detect import Bar, count_pips, face_colour
+from referee.vision.bars import face_colour
+from referee.vision.pips import count_pips
+from referee.vision.shapes import Bar
 
 IVORY_IN_SHADE = (120, 112, 92)
 ORANGE = (240, 140, 30)  # brighter on the grey image than the shaded ivory face

@@ -8,7 +8,9 @@ import cv2
 import numpy as np
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, count_pips, one_face
+from referee.vision.checks import one_face
+from referee.vision.pips import count_pips
+from referee.vision.shapes import Bar
 from referee.vision.synthetic import make_photo
 
 IVORY_IN_SHADE = (130, 118, 95)

@@ -15,7 +15,7 @@ from PIL import Image
 
 from referee.tiles import Tile
 from referee.vision import Reading, ReadTile, read_photo
-from referee.vision.detect import find_bars
+from referee.vision.bars import find_bars
 from referee.vision.synthetic import make_photo
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "photos"

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, face_width, has_dark_row, tile_width
+from referee.vision.bars import has_dark_row
+from referee.vision.outline import face_width, tile_width
+from referee.vision.shapes import Bar
 from referee.vision.synthetic import make_photo, write_set
 
 

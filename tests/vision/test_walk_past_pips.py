@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from referee.vision import read_photo
-from referee.vision.detect import Bar, Found, Half, drop_overlaps, end_distance
+from referee.vision.overlaps import drop_overlaps
+from referee.vision.shapes import Bar, Found, Half
 from referee.vision.synthetic import make_photo
+from referee.vision.walk import end_distance
 
 FACE, DARK = 220.0, 20.0
 # the face: two halves of 80 x 80 (x 100..260, y 80..160) on a dark cloth, the bar upright
