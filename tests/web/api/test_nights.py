@@ -334,3 +334,13 @@ def test_a_night_survives_a_restart(app, api):
     }
     repeated = client.post(f"/api/nights/{night['id']}/next", json={"key": "next-stage-0001"})
     assert repeated.status_code == 200 and repeated.get_json() == night
+
+
+def test_the_delete_page_of_a_table_game_says_why_and_changes_nothing(api, client):
+    night = create(api)
+    table = night["tables"][0]["game"]
+    response = client.post(f"/games/{table}/delete")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{table}/table")
+    page = client.get(response.headers["Location"], follow_redirects=True).get_data(as_text=True)
+    assert "cannot be deleted one by one" in page
+    assert api.state(table)["night"]["table"] == 1
