@@ -63,7 +63,7 @@ def night_state(night_id: str) -> ResponseReturnValue:
 @bp.post("/nights/<night_id>/next")
 def next_stage(night_id: str) -> ResponseReturnValue:
     """Close the stage in play and seat the next; the body is optional (``{"key": …}``)."""
-    body = json_body() if request.get_data(cache=True) or request.mimetype == "application/json" else {}
+    body = json_body() if request.get_data(cache=True) else {}  # no body: no key
     if not isinstance(body, dict):
         return refusal(400, 'The body must be a JSON object: {"key": "…"} or {}.')
     unknown = sorted(set(body) - {"key"})

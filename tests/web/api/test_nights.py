@@ -270,6 +270,16 @@ def test_a_malformed_next_is_a_400_that_changes_nothing(api, body):
     assert api.get(f"/api/nights/{night['id']}") == (200, before)
 
 
+def test_next_may_come_without_a_body(api, client):
+    night = create(api, stages=2)
+    for table in night["tables"]:
+        finish_table(api, table, {name: 5 * index for index, name in enumerate(table["players"])})
+    response = client.post(f"/api/nights/{night['id']}/next")
+    assert response.status_code == 200 and response.get_json()["stage"] == 2
+    response = client.post(f"/api/nights/{night['id']}/next", data="key=x", content_type="text/plain")
+    assert response.status_code == 415
+
+
 def test_an_unknown_night_is_a_404(api):
     status, refused = api.get("/api/nights/nope")
     assert status == 404 and "nope" in refused["error"]
