@@ -21,6 +21,7 @@ One module per concern, each importing only those above it:
 - ``log``: reading a game from its row, snapshot and event log; ``apply_event``;
 - ``players``: the players' lists kept with every write; ``pins``: wrong PINs and the
   app's settings; ``sent_hands``: hands sent from phones;
+- ``nights``: club nights, their stages and their tables' games;
 - ``migrations``: the recorded schema;
 - ``games``: ``Store``, writing games (create, change, import, the trash);
 - ``pool``: ``StorePool``, open stores lent to requests.
@@ -33,6 +34,7 @@ from referee.store.log import (
     Event,
     GameNotFound,
     GameUnreadable,
+    NightSeat,
     StoredGame,
     VersionConflict,
     apply_event,
@@ -40,6 +42,7 @@ from referee.store.log import (
     now,
 )
 from referee.store.migrations import migrations
+from referee.store.nights import NightNotFound, NightTable, StoredNight
 from referee.store.players import PLAYER_GAME_COLUMNS, PLAYER_TOTAL_SUMS
 from referee.store.pool import StorePool
 from referee.store.snapshots import (
@@ -62,9 +65,13 @@ __all__ = [
     "GameNotFound",
     "GameUnreadable",
     "MatchCache",
+    "NightNotFound",
+    "NightSeat",
+    "NightTable",
     "Store",
     "StorePool",
     "StoredGame",
+    "StoredNight",
     "VersionConflict",
     "apply_event",
     "backup_to",

@@ -66,6 +66,7 @@ class Connection:
         self._writing = False
         self._written: set[str] = set()  # games a step of the open write transaction changed
         self._found_unreadable: dict[str, str] = {}  # games this store could not load: why
+        self._migrating = False  # inside a migration: the schema may be older than the code's
         self.db = connect(path)
 
     @classmethod
@@ -75,6 +76,7 @@ class Connection:
         store = cls.__new__(cls)
         store.path, store.cache, store.db = "", None, db
         store._lent, store._writing, store._written, store._found_unreadable = {}, True, set(), {}
+        store._migrating = True
         return store
 
     def give_back(self) -> None:

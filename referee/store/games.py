@@ -11,8 +11,9 @@ from typing import Any
 
 from referee.match import GameConfig, Match
 from referee.stats import PlayerGame, player_games, summarize
-from referee.store.log import GameNotFound, StoredGame, VersionConflict, apply_event, clock, now
+from referee.store.log import GameNotFound, NightSeat, StoredGame, VersionConflict, apply_event, clock, now
 from referee.store.migrations import migrations
+from referee.store.nights import Nights, table_not_deleted
 from referee.store.pins import Pins
 from referee.store.players import PlayerLists, read_by_lists
 from referee.store.sent_hands import SentHands
@@ -21,7 +22,7 @@ from referee.store.snapshots import SNAPSHOT_EVERY, SNAPSHOT_FORMAT, event_diges
 TRASH_DAYS = 30  # how long a deleted game can be restored before it is purged
 
 
-class Store(PlayerLists, Pins, SentHands):
+class Store(PlayerLists, Pins, SentHands, Nights):
     """The games of one database file, used by one request (or one script) at a time."""
 
     def migrate(self) -> None:
@@ -33,7 +34,9 @@ class Store(PlayerLists, Pins, SentHands):
         pin_hash: str | None = None,
         game_id: str | None = None,
         created: str | None = None,
+        night: NightSeat | None = None,
     ) -> StoredGame:
+        """A new game (``night``: a club night's table game, made by the night's write)."""
         match = Match(config)
         game_id = game_id or secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
         stamp = created or now()
@@ -56,12 +59,15 @@ class Store(PlayerLists, Pins, SentHands):
                     "snapshot_version": 1,
                     "changed": clock(),
                     "summary_version": 1,
+                    "night_id": night.night_id if night else None,
+                    "night_stage": night.stage if night else None,
+                    "night_table": night.table if night else None,
                 }
             )
             self._append(game_id, 1, "create", config.to_json(), stamp)
             self._replace_player_games(game_id, player_games(summarize(game_id, stamp, match)))
         self._keep_lent(game_id, (1, stamp), match)
-        return StoredGame(game_id, stamp, 1, match, pin_hash)
+        return StoredGame(game_id, stamp, 1, match, pin_hash, night)
 
     def change(
         self,
@@ -215,11 +221,14 @@ class Store(PlayerLists, Pins, SentHands):
             self.db.execute("update games set pin_hash = ? where id = ?", [pin_hash, game_id])
 
     def trash(self, game_id: str, guard: Callable[[StoredGame], None] | None = None) -> None:
-        """Move the game to the trash (restorable for ``TRASH_DAYS``)."""
+        """Move the game to the trash (restorable for ``TRASH_DAYS``); a club night's table
+        game is refused (its night's stages and standing are made of its tables)."""
         with self.write():
             game = self._load(self._row(game_id))
             if guard is not None:
                 guard(game)
+            if game.night is not None:
+                raise table_not_deleted(game.night)
             self.db.execute("update games set trashed = ? where id = ?", [clock(), game_id])
             self._replace_player_games(game_id, [])
         self._forget(game_id)

@@ -18,6 +18,9 @@ from referee.store.connection import Connection
 from referee.store.snapshots import SNAPSHOT_FORMAT, event_digest, read_snapshot
 
 LIST_COLUMNS = "id, game, mode, players, status, created, updated, version, pin_hash, changed, trashed"
+ROW_COLUMNS = "id, created, version, pin_hash, snapshot_version, trashed, summary_version"
+# A game's row with the club night it belongs to (m013); a migration before m013 reads the former.
+ROW_COLUMNS_WITH_NIGHT = ROW_COLUMNS + ", night_id, night_stage, night_table"
 
 
 class GameNotFound(LookupError):
@@ -56,9 +59,30 @@ class StoredGame:
     version: int
     match: Match
     pin_hash: str | None = None
+    night: NightSeat | None = None  # where the game is played in a club night, if it is
 
     def state(self) -> dict[str, Any]:
-        return {"id": self.id, **self.match.state(), "version": self.version, "created": self.created}
+        data = {"id": self.id, **self.match.state(), "version": self.version, "created": self.created}
+        if self.night is not None:
+            data["night"] = self.night.to_json()
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class NightSeat:
+    """A club night's table game: which night, stage and table (API.md, "Club nights")."""
+
+    night_id: str
+    stage: int
+    table: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.night_id, "stage": self.stage, "table": self.table}
+
+    @classmethod
+    def of_row(cls, row: dict[str, Any]) -> NightSeat | None:
+        night_id = row.get("night_id")
+        return None if night_id is None else cls(night_id, row["night_stage"], row["night_table"])
 
 
 def now() -> str:
@@ -101,13 +125,8 @@ class GameLog(Connection):
 
     def _row(self, game_id: str, trashed: bool = False) -> dict[str, Any]:
         """The game's row; a game in the trash is not found unless ``trashed``."""
-        rows = list(
-            self.db.query(
-                "select id, created, version, pin_hash, snapshot_version, trashed, summary_version "
-                "from games where id = ?",
-                [game_id],
-            )
-        )
+        columns = ROW_COLUMNS if self._migrating else ROW_COLUMNS_WITH_NIGHT
+        rows = list(self.db.query(f"select {columns} from games where id = ?", [game_id]))
         if not rows or (rows[0]["trashed"] and not trashed):
             raise GameNotFound(game_id)
         return rows[0]
@@ -133,7 +152,9 @@ class GameLog(Connection):
             cached = self.cache.lend(game_id, key) if self.cache is not None else None
             match = cached if cached is not None else self._rebuild(game_id, row)
             self._lent[game_id] = (key, match)
-        return StoredGame(row["id"], row["created"], row["version"], match, row["pin_hash"])
+        return StoredGame(
+            row["id"], row["created"], row["version"], match, row["pin_hash"], NightSeat.of_row(row)
+        )
 
     def _rebuild(self, game_id: str, row: dict[str, Any]) -> Match:
         """The match from its newest snapshot and the few events after it, or, when the

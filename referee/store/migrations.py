@@ -184,3 +184,40 @@ def m012_change_keys(db: Database) -> None:
         pk=("game_id", "key"),
         foreign_keys=[("game_id", "games", "id")],
     )
+
+
+@migrations()
+def m013_nights(db: Database) -> None:
+    # Club nights (API.md): the night as created (``config``, its JSON), the stage in play;
+    # every table of every stage with its game, its players and, once the stage is closed,
+    # its result; the keys of the "next stage" requests accepted. A table game's row names its
+    # night, stage and table, so its state says so without another query.
+    db.table("nights").create(
+        {
+            "id": str,
+            "name": str,
+            "game": str,
+            "config": str,
+            "stage": int,
+            "status": str,
+            "created": str,
+            "changed": str,
+            "trashed": str,
+        },
+        pk="id",
+    )
+    db.table("nights").create_index(["trashed", "changed"])
+    db.table("night_tables").create(
+        {"night_id": str, "stage": int, "number": int, "game_id": str, "players": str, "result": str},
+        pk=("night_id", "stage", "number"),
+        foreign_keys=[("night_id", "nights", "id"), ("game_id", "games", "id")],
+    )
+    db.table("night_tables").create_index(["game_id"], unique=True)
+    db.table("night_keys").create(
+        {"night_id": str, "key": str, "stage": int},
+        pk=("night_id", "key"),
+        foreign_keys=[("night_id", "nights", "id")],
+    )
+    db.table("games").add_column("night_id", str)
+    db.table("games").add_column("night_stage", int)
+    db.table("games").add_column("night_table", int)

@@ -6,7 +6,7 @@ described. ``tests/reliability/test_openapi.py`` runs Schemathesis against it an
 that every ``/api`` route of the app is in it.
 
 What the games declare (their keys, options, action types, round ends, modes) is read from
-``referee.rules`` and ``referee.match``; the small builders below spell the rest once.
+``referee.rules`` and ``referee.match``; the small builders (``referee.web.openapi_builders``) spell the rest once.
 """
 
 from __future__ import annotations
@@ -19,104 +19,37 @@ from referee.match import MODES
 from referee.rules import GAMES
 from referee.rules.base import ACTION_TYPES, EndReason
 from referee.rules.options import CHOICE, FLAG, Option
-
-Schema = dict[str, Any]  # a JSON schema, or any other part of the document
-
-# ----------------------------------------------------------------------------- builders
-
-
-def of(kind: str | list[str], **keywords: Any) -> Schema:
-    return {"type": kind, **keywords}
-
-
-def maybe(kind: str, **keywords: Any) -> Schema:  # kind, or null
-    return of([kind, "null"], **keywords)
-
-
-def array(items: Schema, **keywords: Any) -> Schema:
-    return {"type": "array", "items": items, **keywords}
-
-
-def obj(
-    properties: Schema, *required: str, closed: bool = False, kind: Any = "object", **more: Any
-) -> Schema:
-    """An object with these ``properties`` (``required`` among them); ``closed``: no others."""
-    schema: Schema = {"type": kind}
-    if required:
-        schema["required"] = list(required)
-    if closed:
-        schema["additionalProperties"] = False
-    return {**schema, "properties": properties, **more}
-
-
-def ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def json_content(schema: Schema) -> Schema:
-    return {"application/json": {"schema": schema}}
-
-
-def strings(*values: str) -> Schema:
-    return of("string", enum=list(values))
-
-
-def nullable(schema: Schema) -> Schema:
-    """``schema`` that also accepts null (an optional field sent as null)."""
-    schema = deepcopy(schema)
-    types = [schema["type"]] if isinstance(schema["type"], str) else list(schema["type"])
-    schema["type"] = types if "null" in types else [*types, "null"]
-    if "enum" in schema and None not in schema["enum"]:
-        schema["enum"] = [*schema["enum"], None]
-    return schema
-
-
-STRING, INTEGER, BOOLEAN = of("string"), of("integer"), of("boolean")
-STRINGS = array(STRING)
-INTS = of("object", additionalProperties=INTEGER)
-STAMP = maybe("string", minLength=1, maxLength=40)
-
-# ----------------------------------------------------------------------------- answers
-
-REFUSALS = {
-    400: "Malformed body or wrong types",
-    403: "The game is protected by a table PIN",
-    404: "Unknown game or round",
-    405: "Method not allowed at this address",
-    409: "The game changed (stale version), or an imported game id exists already",
-    413: "Body too large",
-    415: "Not JSON",
-    422: "Well-formed but against the rules or the state",
-}
-
-
-def _refusal(description: str) -> Schema:
-    return {"description": description, "content": json_content(ref("Error"))}
-
-
-def _refusals(*codes: int) -> Schema:
-    return {str(code): _refusal(REFUSALS[code]) for code in codes}
-
-
-def _json(schema_ref: str, description: str, headers: Schema | None = None) -> Schema:
-    answer: Schema = {"description": description, "content": json_content(ref(schema_ref))}
-    if headers:
-        answer["headers"] = headers
-    return answer
-
-
-def _body(ref_name: str) -> Schema:
-    return {"required": True, "content": json_content(ref(ref_name))}
-
-
-LOCATION = {"Location": {"description": "The game's address in the API", "schema": STRING}}
-ATTACHMENT = {
-    "Content-Disposition": {
-        "description": 'attachment; filename="…json"',
-        "schema": of("string", pattern="^attachment"),
-    }
-}
-CHANGE_REFUSED = (400, 403, 404, 409, 413, 415, 422)
+from referee.web.openapi_builders import (
+    ATTACHMENT,
+    BOOLEAN,
+    CHANGE_REFUSED,
+    INTEGER,
+    INTS,
+    LOCATION,
+    STAMP,
+    STRING,
+    STRINGS,
+    Schema,
+    array,
+    json_answer,
+    json_content,
+    json_request,
+    maybe,
+    nullable,
+    obj,
+    of,
+    ref,
+    refusal_answer,
+    refusal_answers,
+    strings,
+)
+from referee.web.openapi_nights import (
+    GAME_NIGHT,
+    NIGHT_LOADS_A_GAME,
+    NIGHT_SCHEMAS,
+    NIGHT_WRITES,
+    night_paths,
+)
 
 # ----------------------------------------------------------------------------- schemas
 
@@ -277,6 +210,7 @@ GAME_STATE = obj(
         "teams": array(
             TEAM, description="kz.teams: each team's players, booked total and remembered points."
         ),
+        "night": GAME_NIGHT,
     },
     *("id", "game", "mode", "set", "players", "options", "version", "status", "round", "rounds"),
     *("totals", "winners", "created"),
@@ -457,43 +391,48 @@ def _paths() -> Schema:
         status, ok = answer
         paths.setdefault(path, {})[method.lower()] = {
             **described,
-            "responses": {status: ok, **_refusals(*refused)},
+            "responses": {status: ok, **refusal_answers(*refused)},
         }
 
-    game, changed = [GAME_ID], ("200", _json("GameState", "The new state", LOCATION))
-    export = ("200", _json("Export", "The export", ATTACHMENT))
+    game, changed = [GAME_ID], ("200", json_answer("GameState", "The new state", LOCATION))
+    export = ("200", json_answer("Export", "The export", ATTACHMENT))
     csv = {"description": "CSV", "headers": ATTACHMENT, "content": {"text/csv": {"schema": STRING}}}
     schema = of("object", required=["openapi", "info", "paths"])
-    add("listGames", ("200", _json("GameList", "The games")))
+    add("listGames", ("200", json_answer("GameList", "The games")))
     add(
         "createGame",
-        ("201", _json("GameState", "The new game", LOCATION)),
+        ("201", json_answer("GameState", "The new game", LOCATION)),
         (400, 413, 415, 422),
-        body=_body("NewGame"),
+        body=json_request("NewGame"),
     )
-    add("getGame", ("200", _json("GameState", "The game", LOCATION)), (404,), game)
-    add("deleteGame", ("204", {"description": "The game is in the trash"}), (403, 404), [GAME_ID, TABLE_PIN])
-    add("postAction", changed, CHANGE_REFUSED, [GAME_ID, TABLE_PIN], _body("Action"))
-    add("postHands", changed, CHANGE_REFUSED, [GAME_ID, ROUND, TABLE_PIN], _body("Hands"))
-    add("getEvents", ("200", _json("EventList", "Events, oldest first")), (404,), game)
+    add("getGame", ("200", json_answer("GameState", "The game", LOCATION)), (404,), game)
+    add(
+        "deleteGame",
+        ("204", {"description": "The game is in the trash"}),
+        (403, 404, 422),
+        [GAME_ID, TABLE_PIN],
+    )
+    add("postAction", changed, CHANGE_REFUSED, [GAME_ID, TABLE_PIN], json_request("Action"))
+    add("postHands", changed, CHANGE_REFUSED, [GAME_ID, ROUND, TABLE_PIN], json_request("Hands"))
+    add("getEvents", ("200", json_answer("EventList", "Events, oldest first")), (404,), game)
     add("getScoresheet", ("200", csv), (404,), game)
     add("exportGame", export, (404,), game)
     add("exportAll", export)
     add(
         "importGames",
-        ("201", _json("Imported", "The games created")),
+        ("201", json_answer("Imported", "The games created")),
         (400, 409, 413, 415, 422),
-        body=_body("Import"),
+        body=json_request("Import"),
     )
-    add("getRules", ("200", _json("RuleBook", "Rules")), (404,), [parameter("game", STRING)])
+    add("getRules", ("200", json_answer("RuleBook", "Rules")), (404,), [parameter("game", STRING)])
     add("getOpenApi", ("200", {"description": "OpenAPI 3.1", "content": json_content(schema)}))
     photo = of("string", format="binary", description="A JPEG, PNG or HEIC photo, at most 20 MB.")
     form = obj({"photo": photo, "player": of("string", description="Whose hand it is.")}, "photo")
     upload = {"required": True, "content": {"multipart/form-data": {"schema": form}}}
-    read = ("200", _json("PhotoReading", "The tiles read, their points and the referee's warnings"))
+    read = ("200", json_answer("PhotoReading", "The tiles read, their points and the referee's warnings"))
     add("readHandPhoto", read, (400, 404, 413, 415, 422), [GAME_ID, ROUND], upload)
-    checked = ("200", _json("HandCheckAnswer", "The hand's points and the referee's warnings"))
-    add("checkHand", checked, (400, 404, 415, 422), [GAME_ID, ROUND], _body("HandCheck"))
+    checked = ("200", json_answer("HandCheckAnswer", "The hand's points and the referee's warnings"))
+    add("checkHand", checked, (400, 404, 415, 422), [GAME_ID, ROUND], json_request("HandCheck"))
     return paths
 
 
@@ -507,8 +446,8 @@ def openapi_document() -> Schema:
             "description": "Referee and score pad for Mexican Train, Chicken Foot and Kozel. "
             "A refusal changes nothing.",
         },
-        "paths": _paths(),
-        "components": {"schemas": {**deepcopy(SCHEMAS), **photo_schemas()}},
+        "paths": {**_paths(), **night_paths()},
+        "components": {"schemas": {**deepcopy(SCHEMAS), **photo_schemas(), **deepcopy(NIGHT_SCHEMAS)}},
     }
     add_server_answers(document)
     return document
@@ -518,8 +457,10 @@ def openapi_document() -> Schema:
 
 # The answers that come from the server's side rather than the request (see
 # referee.web.errors): which operations can give each.
-WRITES = {"createGame", "deleteGame", "postAction", "postHands", "importGames"}
-LOADS_A_GAME = {key for key, line in OPERATIONS.items() if "{game_id}" in line} | {"exportAll"}
+WRITES = {"createGame", "deleteGame", "postAction", "postHands", "importGames"} | NIGHT_WRITES
+LOADS_A_GAME = (
+    {key for key, line in OPERATIONS.items() if "{game_id}" in line} | {"exportAll"} | NIGHT_LOADS_A_GAME
+)
 SERVER_ANSWERS = {
     500: "The referee hit an internal error, or the game's stored record is damaged and cannot "
     "be read (that game only): nothing was changed",
@@ -546,7 +487,7 @@ def add_server_answers(document: Schema) -> None:
                 description = SERVER_ANSWERS[code]
                 if code == 500 and described["operationId"] not in LOADS_A_GAME:
                     description = "The referee hit an internal error: nothing was changed"
-                answers.setdefault(str(code), _refusal(description))
+                answers.setdefault(str(code), refusal_answer(description))
             answers.setdefault("421", WRONG_HOST)
 
 

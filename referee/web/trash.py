@@ -32,11 +32,12 @@ from wtforms import PasswordField
 from wtforms.validators import Optional
 
 from referee.rules import GAMES
+from referee.rules.base import RuleViolation
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
 from referee.web.db import get_store
 from referee.web.extensions import csrf
 from referee.web.forms import Form, pin_format
-from referee.web.i18n import game_title
+from referee.web.i18n import game_title, translate_violation
 from referee.web.json_answers import refusal
 from referee.web.service import (
     PinRequired,
@@ -66,6 +67,8 @@ def api_delete(game_id: str) -> ResponseReturnValue:
         return refusal(404, _("There is no game %(game)r.", game=game_id))
     except PinRequired:
         return refusal(403, _("This game is protected by a table PIN: enter it to make changes."))
+    except RuleViolation as refused:  # a club night's table (night.tables)
+        return refusal(422, refused.message, refused.rule_id)
     return Response(status=204)
 
 
@@ -99,6 +102,9 @@ def delete_game(game_id: str) -> ResponseReturnValue:
             )
         except GameNotFound:
             abort(404)
+        except RuleViolation as refused:  # a club night's table (night.tables)
+            flash(translate_violation(refused), "error")
+            return redirect(url_for("table.show", game_id=game_id), code=303)
         flash(
             _("The game is in the trash: it can be restored there for %(days)s days.", days=TRASH_DAYS),
             "info",

@@ -29,7 +29,8 @@ ACCEPTED_POSITIVE = ["2xx", "3xx", "403", "404", "409", "422"]
 # and free of Unicode format characters (createGame), points above what the game's set
 # holds (postHands), an export's event versions in sequence (importGames). There only the
 # other checks run (no 5xx, documented status, content type, headers and body).
-SHAPE_BEYOND_SCHEMA = {"createGame", "postHands", "importGames"}
+# Likewise a night's table sizes, stages and rounds for its game and set (createNight).
+SHAPE_BEYOND_SCHEMA = {"createGame", "postHands", "importGames", "createNight"}
 
 _workdir = tempfile.mkdtemp(prefix="referee-schemathesis-")
 app = create_app(
@@ -64,6 +65,27 @@ def _seed_games() -> list[str]:
 GAME_IDS = _seed_games()
 _next_game = cycle(GAME_IDS)
 
+
+def _seed_nights() -> list[str]:
+    """Real club nights for the generated requests to hit."""
+    client = app.test_client()
+    players = ["Ana", "Ben", "Caro", "Dee", "Eve", "Finn"]
+    bodies = [
+        {"name": "Tuesday", "game": "mexican-train", "players": players, "table_size": 3, "stages": 2}
+        | {"rounds_per_stage": 1, "seating": "progressive", "mode": "scores"},
+        {"name": "Goats", "game": "kozel", "players": players[:4], "table_size": 4, "stages": 1}
+        | {"seating": "fixed"},
+    ]
+    ids = []
+    for body in bodies:
+        response = client.post("/api/nights", json=body)
+        assert response.status_code == 201, response.get_json()
+        ids.append(response.get_json()["id"])
+    return ids
+
+
+_next_night = cycle(_seed_nights())
+
 config = SchemathesisConfig.from_dict(
     {
         "generation": {"max-examples": MAX_EXAMPLES, "deterministic": not THOROUGH},
@@ -79,6 +101,9 @@ def test_every_endpoint_answers_as_documented(case):
     game_id = case.path_parameters.get("game_id") if case.path_parameters else None
     if game_id is not None and case.meta and case.meta.generation.mode.is_positive and next(_counter) % 3:
         case.path_parameters["game_id"] = next(_next_game)  # two in three hit a real game
+    night_id = case.path_parameters.get("night_id") if case.path_parameters else None
+    if night_id is not None and case.meta and case.meta.generation.mode.is_positive and next(_counter) % 3:
+        case.path_parameters["night_id"] = next(_next_night)
     excluded = (
         [positive_data_acceptance]
         if case.operation.definition.raw.get("operationId") in SHAPE_BEYOND_SCHEMA

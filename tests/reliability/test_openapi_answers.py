@@ -15,6 +15,15 @@ from referee.store import GameUnreadable, Store
 from referee.web import create_app
 
 PLAYERS = ["Ana", "Ben"]
+NIGHT = {
+    "name": "Tuesday club",
+    "game": "kozel",
+    "mode": "scores",
+    "players": ["Ana", "Ben", "Caro", "Dee"],
+    "table_size": 4,
+    "stages": 2,
+    "seating": "fixed",
+}
 
 
 def operations(app) -> dict[tuple[str, str], dict]:
@@ -36,7 +45,8 @@ def requests_of(client) -> list[tuple[str, str, str, dict]]:
     pad = client.post("/api/games", json={"game": "kozel", "players": PLAYERS, "mode": "scores"}).get_json()
     export = client.get(f"/api/games/{pad['id']}/export").get_json()
     export["games"][0]["id"] = "restored-one"
-    g, p = game["id"], pad["id"]
+    night = client.post("/api/nights", json=NIGHT).get_json()
+    g, p, n = game["id"], pad["id"], night["id"]
     turn = game["round"]["turn"]
     photo = {"photo": (io.BytesIO(b"\x89PNG\r\n\x1a\n" + b"0" * 64), "hand.png"), "player": "Ana"}
     return [
@@ -74,6 +84,10 @@ def requests_of(client) -> list[tuple[str, str, str, dict]]:
             {"json": {"player": "Ana", "tiles": ["1-2"]}},
         ),
         ("DELETE", "/api/games/{game_id}", f"/api/games/{g}", {}),
+        ("GET", "/api/nights", "/api/nights", {}),
+        ("POST", "/api/nights", "/api/nights", {"json": NIGHT}),
+        ("GET", "/api/nights/{night_id}", f"/api/nights/{n}", {}),
+        ("POST", "/api/nights/{night_id}/next", f"/api/nights/{n}/next", {"json": {}}),
     ]
 
 
