@@ -81,6 +81,7 @@ STAMP = maybe("string", minLength=1, maxLength=40)
 REFUSALS = {
     400: "Malformed body or wrong types",
     403: "The game is protected by a table PIN",
+    -403: "The owner PIN is needed (X-Owner-Pin): for backups and exports once any PIN is set",
     404: "Unknown game or round",
     405: "Method not allowed at this address",
     409: "The game changed (stale version), or an imported game id exists already",
@@ -94,8 +95,8 @@ def _refusal(description: str) -> Schema:
     return {"description": description, "content": json_content(ref("Error"))}
 
 
-def _refusals(*codes: int) -> Schema:
-    return {str(code): _refusal(REFUSALS[code]) for code in codes}
+def _refusals(*codes: int) -> Schema:  # (-403: the owner's 403)
+    return {str(abs(code)): _refusal(REFUSALS[code]) for code in codes}
 
 
 def _json(schema_ref: str, description: str, headers: Schema | None = None) -> Schema:
@@ -149,7 +150,7 @@ ERROR = obj(
     "error",
     "rule",
 )
-PIN = maybe("string", pattern="^[0-9]{4,8}$")
+PIN = maybe("string", pattern="^[0-9]{4,12}$")
 GAME_KEY = strings(*GAMES)
 GAME_STATUS = strings("playing", "finished")
 ROUND_END = obj(
@@ -412,6 +413,7 @@ TABLE_PIN = parameter(
     description="The game's table PIN (needed to change a protected game unless this "
     "browser unlocked it at /games/{game_id}/unlock).",
 )
+OWNER_PIN = parameter("X-Owner-Pin", STRING, "header", description="The owner PIN (if one is set).")
 # Every operation, in the document's order: its method, its path and its summary.
 OPERATIONS = {
     "listGames": "GET /api/games List games",
@@ -477,13 +479,14 @@ def _paths() -> Schema:
     add("postHands", changed, CHANGE_REFUSED, [GAME_ID, ROUND, TABLE_PIN], _body("Hands"))
     add("getEvents", ("200", _json("EventList", "Events, oldest first")), (404,), game)
     add("getScoresheet", ("200", csv), (404,), game)
-    add("exportGame", export, (404,), game)
-    add("exportAll", export)
+    add("exportGame", export, (-403, 404), [GAME_ID, OWNER_PIN])
+    add("exportAll", export, (-403,), [OWNER_PIN])
     add(
         "importGames",
         ("201", _json("Imported", "The games created")),
-        (400, 409, 413, 415, 422),
-        body=_body("Import"),
+        (400, -403, 409, 413, 415, 422),
+        [OWNER_PIN],
+        _body("Import"),
     )
     add("getRules", ("200", _json("RuleBook", "Rules")), (404,), [parameter("game", STRING)])
     add("getOpenApi", ("200", {"description": "OpenAPI 3.1", "content": json_content(schema)}))
