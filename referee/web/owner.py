@@ -32,6 +32,8 @@ from referee.web.service import (
     pin_attempt_allowed,
     pin_matches,
     record_pin_failure,
+    rehash_owner_pin,
+    rehash_table_pin,
     reserve_pin_attempt,
     unlock_in_session,
 )
@@ -77,7 +79,7 @@ def owner() -> ResponseReturnValue:
             elif not pin_attempt_allowed(OWNER_THROTTLE_ID):
                 problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
             elif pin_matches(pin_hash, unlock_form.pin.data):
-                session["owner"] = owner_mark(pin_hash)
+                session["owner"] = owner_mark(rehash_owner_pin(pin_hash, unlock_form.pin.data))
                 flash(_("You are the owner on this device until the browser is closed."), "info")
                 return redirect(url_for("trash.trash"), code=303)
             else:
@@ -160,6 +162,7 @@ def unlock(game_id: str) -> ResponseReturnValue:
                 )
             elif pin_matches(game.pin_hash, form.pin.data):
                 get_store().forgive_pin_attempt(attempt)
+                rehash_table_pin(game, form.pin.data)
                 unlock_in_session(game.id)
                 return redirect(target, code=303)
             else:

@@ -94,6 +94,36 @@ def pin_matches(pin_hash: str, pin: str | None) -> bool:
     return True
 
 
+class _PinChangedMeanwhile(Exception):
+    pass
+
+
+def rehash_table_pin(game: StoredGame, pin: str) -> None:
+    """A right PIN under a hash of the earlier format: stored again under scrypt's (unless
+    the PIN was changed meanwhile)."""
+    old = game.pin_hash
+    if not old or not is_old_hash(old):
+        return
+
+    def still_the_old_one(current: StoredGame) -> None:
+        if current.pin_hash != old:
+            raise _PinChangedMeanwhile()
+
+    try:
+        get_store().set_pin(game.id, hash_pin(pin), guard=still_the_old_one)
+    except _PinChangedMeanwhile:
+        pass
+
+
+def rehash_owner_pin(pin_hash: str, pin: str) -> str:
+    """The owner PIN's hash, stored again under scrypt's if it was of the earlier format."""
+    if not is_old_hash(pin_hash):
+        return pin_hash
+    new_hash = hash_pin(pin)
+    get_store().set_setting(OWNER_KEY, new_hash)
+    return new_hash
+
+
 def check_pin(game: StoredGame) -> None:
     """A game with a table PIN is read-only for anyone who has not given it."""
     if not game.pin_hash:

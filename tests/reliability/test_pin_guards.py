@@ -131,10 +131,46 @@ def test_a_pin_hash_is_scrypt_salted_and_costs_a_guesser(app):
     assert 128 * service.SCRYPT_N * service.SCRYPT_R <= 32 * 1024 * 1024
 
 
-def test_an_old_pin_hash_is_still_read(app):
+def old_hash(pin: str) -> str:
+    """A PIN's hash as the earlier versions wrote it (PBKDF2-SHA256)."""
     salt = os.urandom(8).hex()
-    old = f"{salt}${hashlib.pbkdf2_hmac('sha256', b'2468', salt.encode(), 50_000).hex()}"
+    return f"{salt}${hashlib.pbkdf2_hmac('sha256', pin.encode(), salt.encode(), 50_000).hex()}"
+
+
+def test_an_old_pin_hash_is_still_read(app):
+    old = old_hash("2468")
     assert service.pin_matches(old, "2468") and not service.pin_matches(old, "2469")
+
+
+def test_an_old_table_pin_hash_is_rehashed_on_the_next_right_pin(app):
+    game = new_game(guest(app), pin="2468")
+    stores = app.extensions["referee.stores"]
+    store = stores.acquire()
+    try:
+        store.set_pin(game["id"], old_hash("2468"))
+    finally:
+        stores.release(store)
+    table = guest(app, "192.168.1.20")
+    assert table.post(f"/games/{game['id']}/unlock", data={"pin": "2468"}).status_code == 303
+    store = stores.acquire()
+    try:
+        stored = store.load(game["id"]).pin_hash
+    finally:
+        stores.release(store)
+    assert stored.startswith("scrypt$") and service.pin_matches(stored, "2468")
+
+
+def test_an_old_owner_pin_hash_is_rehashed_on_the_next_right_pin(app):
+    stores = app.extensions["referee.stores"]
+    store = stores.acquire()
+    try:
+        store.set_setting(service.OWNER_KEY, old_hash("97531"))
+    finally:
+        stores.release(store)
+    owner = guest(app)
+    assert owner.post("/owner", data={"action": "unlock", "unlock-pin": "97531"}).status_code == 303
+    assert stored_owner_pin(app).startswith("scrypt$")
+    assert owner.get("/api/export").status_code == 200  # the session still knows its owner
 
 
 def test_a_right_pin_with_every_play_pays_the_hash_once(app, monkeypatch):
