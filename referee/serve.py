@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         shut_down(app)
 
 
-OWNER_PIN = re.compile(r"^\d{4,8}$")
+OWNER_PIN = re.compile(r"^[0-9]{4,12}$")
 
 
 def ask_owner_pin(app: Flask, stdin: TextIO | None = None, stdout: TextIO | None = None) -> bool:
@@ -79,7 +79,7 @@ def ask_owner_pin(app: Flask, stdin: TextIO | None = None, stdout: TextIO | None
         if store.setting(OWNER_KEY):
             return False
         print(
-            "An owner PIN (4 to 8 digits) guards the trash and imports of backups on this server.",
+            "An owner PIN (4 to 12 digits) guards the trash and imports of backups on this server.",
             file=stdout,
             flush=True,
         )
@@ -93,14 +93,22 @@ def ask_owner_pin(app: Flask, stdin: TextIO | None = None, stdout: TextIO | None
                 pin = stdin.readline()
             pin = pin.strip()
             if not pin:
-                print("No owner PIN: it can be set later on the /owner page.", file=stdout, flush=True)
+                print(
+                    "No owner PIN: it can be set later on the /owner page, opened on this machine.",
+                    file=stdout,
+                    flush=True,
+                )
                 return False
             if OWNER_PIN.match(pin):
                 store.set_setting(OWNER_KEY, hash_pin(pin))
                 print("The owner PIN is set.", file=stdout, flush=True)
                 return True
-            print("An owner PIN is 4 to 8 digits.", file=stdout, flush=True)
-        print("No owner PIN was set: it can be set later on the /owner page.", file=stdout, flush=True)
+            print("An owner PIN is 4 to 12 digits.", file=stdout, flush=True)
+        print(
+            "No owner PIN was set: it can be set later on the /owner page, opened on this machine.",
+            file=stdout,
+            flush=True,
+        )
         return False
     finally:
         stores.release(store)

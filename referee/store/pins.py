@@ -24,6 +24,11 @@ class Pins(Connection):
                     [key, value],
                 )
 
+    def any_table_pin(self) -> bool:
+        """Whether any game (in the trash too) has a table PIN."""
+        row = self.db.execute("select 1 from games where pin_hash is not null limit 1").fetchone()
+        return row is not None
+
     def pin_failures_since(
         self, game_id: str, since: float, client: str | None = None, session: str | None = None
     ) -> int:
@@ -56,13 +61,31 @@ class Pins(Connection):
             )
 
     def reserve_pin_attempt(
-        self, game_id: str, at: float, since: float, limit: int, client: str, session: str | None
+        self,
+        game_id: str,
+        at: float,
+        since: float,
+        limit: int,
+        client: str,
+        session: str | None,
+        *,
+        game_since: float | None = None,
+        game_limit: int | None = None,
     ) -> int | None:
         """Count this attempt as a failure in advance, in one transaction with the check of
-        the limit, so concurrent attempts can never pass more than ``limit``: the row's id,
-        or None when the client has no attempt left. ``forgive`` takes it back if right."""
+        the limits, so concurrent attempts can never pass more than ``limit`` for the client
+        since ``since`` (nor ``game_limit`` for the game from all clients since
+        ``game_since``): the row's id, or None when no attempt is left. ``forgive`` takes it
+        back if right."""
+        forget_before = min(since, game_since) if game_since is not None else since
         with self.write():
-            self.db.execute("delete from pin_failures where at < ?", [since])
+            self.db.execute("delete from pin_failures where at < ?", [forget_before])
+            if (
+                game_since is not None
+                and game_limit is not None
+                and self.pin_failures_since(game_id, game_since) >= game_limit
+            ):
+                return None
             if self.pin_failures_since(game_id, since, client, session) >= limit:
                 return None
             cursor = self.db.execute(

@@ -12,7 +12,9 @@ the lock is held for the inserts alone and the tables keep playing.
     GET  /backup                    the backup page: download, import (previewed, then confirmed)
     GET  /backup/referee.db         the whole database as one file
 
-A protected game is exported with its table PIN's hash (``pin_hash``: salted, never the
+Whenever a PIN is set (the owner's or a table's), exports and the database file need the
+owner PIN (``may_take_backups``): a guest on the LAN gets no PIN's hash to guess at. A
+protected game is exported with its table PIN's hash (``pin_hash``: salted scrypt, never the
 PIN), so a restored backup keeps the protection; an imported game may instead be given a new
 ``pin``. Keep backup files where the tables' PINs are meant to be safe. Time stamps must be
 real ones, and none may lie in the future (the lists are ordered by this server's clock).
@@ -56,7 +58,7 @@ from referee.web.extensions import csrf
 from referee.web.forms import Form
 from referee.web.json_answers import json_body, refusal
 from referee.web.safety import IMPORT_MAX_BODY
-from referee.web.service import OWNER_HEADER, hash_pin, is_owner, owner_pin_hash
+from referee.web.service import OWNER_HEADER, hash_pin, is_owner, may_take_backups, owner_pin_hash
 
 bp = Blueprint("backup", __name__)
 
@@ -65,7 +67,11 @@ FORMAT_VERSION = 1
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 STAMP_MAX = 40
 FUTURE_SKEW = timedelta(minutes=10)  # clocks of two machines differ a little
-PIN_HASH = re.compile(r"^[0-9a-f]{16}\$[0-9a-f]{64}$")
+# a table PIN's hash as this app writes it: scrypt's, or the earlier PBKDF2 one (still read)
+PIN_HASH = re.compile(
+    r"^(scrypt\$[0-9]{1,8}\$[0-9]{1,3}\$[0-9]{1,3}\$[0-9a-f]{32}\$[0-9a-f]{64}"
+    r"|[0-9a-f]{16}\$[0-9a-f]{64})$"
+)
 EVENT_KINDS = ("action", "hands")
 
 
@@ -108,13 +114,36 @@ def export_one(game_id: str) -> Response:
     return download(envelope([exported]), f"domino-{game.id}.json")
 
 
+def backup_refused_sentence() -> str:
+    if owner_pin_hash():
+        return str(
+            _(
+                "Backups and exports hold every game's PIN: they need the owner PIN (the %(header)s "
+                "header, or the page /owner).",
+                header=OWNER_HEADER,
+            )
+        )
+    return str(
+        _(
+            "Backups and exports hold the tables' PINs: set an owner PIN on the server's machine "
+            "first, then give it here."
+        )
+    )
+
+
+def api_backup_refusal() -> ResponseReturnValue | None:
+    return None if may_take_backups() else refusal(403, backup_refused_sentence())
+
+
 @bp.get("/api/games/<game_id>/export")
 def api_export_game(game_id: str) -> ResponseReturnValue:
-    return export_one(game_id)
+    return api_backup_refusal() or export_one(game_id)
 
 
 @bp.get("/api/export")
 def api_export_all() -> ResponseReturnValue:
+    if refused := api_backup_refusal():
+        return refused
     store = get_store()
     with store.read():  # one consistent picture of every game, however busy the tables
         rows = sorted(store.list_games(), key=lambda g: (g["created"], g["id"]))
@@ -124,6 +153,8 @@ def api_export_all() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>/export.json")
 def page_export_game(game_id: str) -> ResponseReturnValue:
+    if not may_take_backups():
+        return backup_page(problem=backup_refused_sentence(), status=403)
     try:
         return export_one(game_id)
     except GameNotFound:
@@ -484,6 +515,8 @@ def page_import_confirm() -> ResponseReturnValue:
 def database_file() -> ResponseReturnValue:
     """The whole database as one file (SQLite's online backup API: consistent while plays
     go on, and no ``-wal`` file needed beside it)."""
+    if not may_take_backups():
+        return backup_page(problem=backup_refused_sentence(), status=403)
     with tempfile.TemporaryDirectory(prefix="referee-backup-") as work:
         target = os.path.join(work, "referee.db")
         backup_to(current_app.config["DATABASE"], target)

@@ -44,7 +44,7 @@ OUT_WORDS = {"out", "-", "—", "none", "empty"}
 # as 5, and ``isdigit`` accepts "²", which ``int`` then refuses: each of them is refused here,
 # with a sentence, before anything is changed.
 DIGITS = re.compile(r"[0-9]+")
-PIN_DIGITS = r"\A[0-9]{4,8}\Z"  # a table or owner PIN (``$`` would let a final newline in)
+PIN_DIGITS = r"\A[0-9]{4,12}\Z"  # a table or owner PIN (``$`` would let a final newline in)
 
 
 class NotANumber(ValueError):
@@ -90,7 +90,7 @@ class WholeNumberField(IntegerField):
 
 
 def pin_format(message: Any) -> Regexp:
-    """The validator of a PIN field: 4 to 8 ASCII digits."""
+    """The validator of a PIN field: 4 to 12 ASCII digits."""
     return Regexp(PIN_DIGITS, message=message)
 
 

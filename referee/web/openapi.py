@@ -82,7 +82,7 @@ ERROR = obj(
     "error",
     "rule",
 )
-PIN = maybe("string", pattern="^[0-9]{4,8}$")
+PIN = maybe("string", pattern="^[0-9]{4,12}$")
 GAME_KEY = strings(*GAMES)
 GAME_STATUS = strings("playing", "finished")
 ROUND_END = obj(
@@ -346,6 +346,7 @@ TABLE_PIN = parameter(
     description="The game's table PIN (needed to change a protected game unless this "
     "browser unlocked it at /games/{game_id}/unlock).",
 )
+OWNER_PIN = parameter("X-Owner-Pin", STRING, "header", description="The owner PIN (if one is set).")
 # Every operation, in the document's order: its method, its path and its summary.
 OPERATIONS = {
     "listGames": "GET /api/games List games",
@@ -416,13 +417,14 @@ def _paths() -> Schema:
     add("postHands", changed, CHANGE_REFUSED, [GAME_ID, ROUND, TABLE_PIN], json_request("Hands"))
     add("getEvents", ("200", json_answer("EventList", "Events, oldest first")), (404,), game)
     add("getScoresheet", ("200", csv), (404,), game)
-    add("exportGame", export, (404,), game)
-    add("exportAll", export)
+    add("exportGame", export, (-403, 404), [GAME_ID, OWNER_PIN])
+    add("exportAll", export, (-403,), [OWNER_PIN])
     add(
         "importGames",
         ("201", json_answer("Imported", "The games created")),
-        (400, 409, 413, 415, 422),
-        body=json_request("Import"),
+        (400, -403, 409, 413, 415, 422),
+        [OWNER_PIN],
+        json_request("Import"),
     )
     add("getRules", ("200", json_answer("RuleBook", "Rules")), (404,), [parameter("game", STRING)])
     add("getOpenApi", ("200", {"description": "OpenAPI 3.1", "content": json_content(schema)}))

@@ -67,6 +67,7 @@ STAMP = maybe("string", minLength=1, maxLength=40)
 REFUSALS = {
     400: "Malformed body or wrong types",
     403: "The game is protected by a table PIN",
+    -403: "The owner PIN is needed (X-Owner-Pin): for backups and exports once any PIN is set",
     404: "Unknown game or round",
     405: "Method not allowed at this address",
     409: "The game changed (stale version), or an imported game id exists already",
@@ -80,8 +81,8 @@ def refusal_answer(description: str) -> Schema:
     return {"description": description, "content": json_content(ref("Error"))}
 
 
-def refusal_answers(*codes: int) -> Schema:
-    return {str(code): refusal_answer(REFUSALS[code]) for code in codes}
+def refusal_answers(*codes: int) -> Schema:  # (-403: the owner's 403)
+    return {str(abs(code)): refusal_answer(REFUSALS[code]) for code in codes}
 
 
 def json_answer(schema_ref: str, description: str, headers: Schema | None = None) -> Schema:

@@ -25,17 +25,22 @@ from referee.web.service import (
     OWNER_KEY,
     OWNER_THROTTLE_ID,
     hash_pin,
+    is_local_request,
     is_owner,
+    owner_mark,
     owner_pin_hash,
     pin_attempt_allowed,
     pin_matches,
     record_pin_failure,
+    rehash_owner_pin,
+    rehash_table_pin,
     reserve_pin_attempt,
+    unlock_in_session,
 )
 
 bp = Blueprint("owner", __name__)
 
-PIN_FORMAT = pin_format(_l("A PIN is 4 to 8 digits."))
+PIN_FORMAT = pin_format(_l("A PIN is 4 to 12 digits."))
 
 
 # ----------------------------------------------------------------------------- the owner PIN
@@ -50,6 +55,15 @@ class OwnerUnlockForm(Form):
     pin = PasswordField(_l("Owner PIN"), validators=[Optional(), PIN_FORMAT])
 
 
+def first_pin_elsewhere() -> str:
+    return str(
+        _(
+            "The owner PIN is set on the server's own machine: open this page there (as localhost), "
+            "or enter it at the server's console when it starts."
+        )
+    )
+
+
 @bp.route("/owner", methods=["GET", "POST"])
 def owner() -> ResponseReturnValue:
     store = get_store()
@@ -59,13 +73,13 @@ def owner() -> ResponseReturnValue:
         pin_hash = owner_pin_hash(store)
         if request.form.get("action") == "unlock":
             if not unlock_form.validate_on_submit() or not unlock_form.pin.data:
-                problem, status = _("Enter the owner PIN: 4 to 8 digits."), 400
+                problem, status = _("Enter the owner PIN: 4 to 12 digits."), 400
             elif not pin_hash:
                 return redirect(url_for("trash.trash"), code=303)
             elif not pin_attempt_allowed(OWNER_THROTTLE_ID):
                 problem, status = _("Too many wrong PINs: wait a minute and try again."), 429
             elif pin_matches(pin_hash, unlock_form.pin.data):
-                session["owner"] = pin_hash[:16]
+                session["owner"] = owner_mark(rehash_owner_pin(pin_hash, unlock_form.pin.data))
                 flash(_("You are the owner on this device until the browser is closed."), "info")
                 return redirect(url_for("trash.trash"), code=303)
             else:
@@ -79,12 +93,14 @@ def owner() -> ResponseReturnValue:
         elif pin_hash and not pin_matches(pin_hash, form.current.data or ""):
             record_pin_failure(OWNER_THROTTLE_ID)
             problem, status = _("That is not the owner PIN: nothing was changed."), 403
+        elif not pin_hash and not is_local_request():
+            problem, status = first_pin_elsewhere(), 403
         elif not pin_hash and not form.new.data:
-            problem, status = _("Enter the new owner PIN: 4 to 8 digits."), 400
+            problem, status = _("Enter the new owner PIN: 4 to 12 digits."), 400
         else:
             new_hash = hash_pin(form.new.data) if form.new.data else None
             store.set_setting(OWNER_KEY, new_hash)
-            session["owner"] = new_hash[:16] if new_hash else None
+            session["owner"] = owner_mark(new_hash) if new_hash else None
             flash(_("The owner PIN is set.") if new_hash else _("The owner PIN is removed."), "info")
             return redirect(url_for("owner.owner"), code=303)
     return render_template(
@@ -93,6 +109,8 @@ def owner() -> ResponseReturnValue:
         unlock_form=unlock_form,
         has_pin=bool(owner_pin_hash(store)),
         owner=is_owner(),
+        may_set_first=is_local_request(),
+        elsewhere=first_pin_elsewhere(),
         problem=problem,
     ), status
 
@@ -105,7 +123,7 @@ class UnlockForm(Form):
         _l("Table PIN"),
         validators=[
             InputRequired(_l("Enter the table PIN.")),
-            pin_format(_l("A table PIN is 4 to 8 digits.")),
+            pin_format(_l("A table PIN is 4 to 12 digits.")),
         ],
     )
 
@@ -144,7 +162,8 @@ def unlock(game_id: str) -> ResponseReturnValue:
                 )
             elif pin_matches(game.pin_hash, form.pin.data):
                 get_store().forgive_pin_attempt(attempt)
-                session["unlocked"] = [g for g in unlocked_games() if g != game.id][-49:] + [game.id]
+                rehash_table_pin(game, form.pin.data)
+                unlock_in_session(game.id)
                 return redirect(target, code=303)
             else:
                 problem, status = _("That is not this game's table PIN: nothing was unlocked."), 403

@@ -53,7 +53,7 @@ from referee.web.views import paged
 
 bp = Blueprint("trash", __name__)
 
-PIN_FORMAT = pin_format(_l("A PIN is 4 to 8 digits."))
+PIN_FORMAT = pin_format(_l("A PIN is 4 to 12 digits."))
 
 
 # ----------------------------------------------------------------------------- to the trash
@@ -209,7 +209,7 @@ def table_pin(game_id: str) -> ResponseReturnValue:
             errors = [str(e) for field in form.errors.values() for e in field]
             problem, status = (errors[0] if errors else _("Enter the PINs again.")), 400
         elif not game.pin_hash and not form.new.data:
-            problem, status = _("Enter the new table PIN: 4 to 8 digits."), 400
+            problem, status = _("Enter the new table PIN: 4 to 12 digits."), 400
         else:
 
             def current_pin_given(stored: StoredGame) -> None:

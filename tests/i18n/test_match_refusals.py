@@ -200,7 +200,7 @@ def test_unlock_page_in_the_language(client, api, lang):
     # a wrong PIN, a malformed PIN and an empty one: the problem is in the language too
     for pin, status, english in (
         ("1357", 403, "nothing was unlocked"),
-        ("12", 400, "4 to 8 digits"),
+        ("12", 400, "4 to 12 digits"),
         ("", 400, "Enter the table PIN"),
     ):
         response = client.post(f"/games/{gid}/unlock", data={"pin": pin})
@@ -222,7 +222,7 @@ def test_unlock_page_in_english_is_unchanged(client, api):
     for english in ENGLISH_UNLOCK:
         assert english in body, english
     response = client.post(f"/games/{game['id']}/unlock", data={"pin": "12"})
-    assert "A table PIN is 4 to 8 digits." in text(response)
+    assert "A table PIN is 4 to 12 digits." in text(response)
 
 
 @pytest.mark.parametrize("lang", ["hi", "pa", "hu"])

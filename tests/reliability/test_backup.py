@@ -132,7 +132,7 @@ def test_a_restore_keeps_the_table_pin_and_the_summary_says_so(client, played, t
     backup = client.get(f"/api/games/{played['pad']}/export").get_json()
     assert backup["games"][0]["protected"] is True
     assert "pin" not in backup["games"][0] and re.match(
-        r"^[0-9a-f]{16}\$[0-9a-f]{64}$", backup["games"][0]["pin_hash"]
+        r"^scrypt\$16384\$8\$1\$[0-9a-f]{32}\$[0-9a-f]{64}$", backup["games"][0]["pin_hash"]
     )
     other = fresh(tmp_path, "pin")
     answer = other.post("/api/import", json=backup)

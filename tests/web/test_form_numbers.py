@@ -104,7 +104,7 @@ def test_the_unlock_form_refuses_other_digits_without_counting_a_try(app, client
     game = api.create(game="kozel", players=["Ana", "Ben"], pin="2468")
     response = client.post(f"/games/{game['id']}/unlock", data={"pin": pin})
     assert response.status_code == 400
-    assert "A table PIN is 4 to 8 digits" in html.unescape(text(response))
+    assert "A table PIN is 4 to 12 digits" in html.unescape(text(response))
     assert failures(app) == 0
     with client.session_transaction() as session:
         assert game["id"] not in session.get("unlocked", [])
@@ -115,7 +115,7 @@ def test_the_table_pin_form_refuses_other_digits(client, api, pin):
     game = api.create(game="kozel", players=["Ana", "Ben"])
     response = client.post(f"/games/{game['id']}/pin", data={"new": pin})
     assert response.status_code == 400
-    assert "A PIN is 4 to 8 digits" in html.unescape(text(response))
+    assert "A PIN is 4 to 12 digits" in html.unescape(text(response))
     assert client.get(f"/api/games/{game['id']}").get_json().get("protected") is not True
     assert (
         client.post(f"/api/games/{game['id']}/actions", json={"type": "pass", "player": "Ana"}).status_code
@@ -128,7 +128,7 @@ def test_the_new_game_form_refuses_a_table_pin_in_other_digits(client, pin):
     data = dict(MT_FORM, **{"players-0": "Ana", "players-1": "Ben", "table_pin": pin})
     response = client.post("/games/new", data=data)
     assert 400 <= response.status_code < 500
-    assert "A table PIN is 4 to 8 digits" in html.unescape(text(response))
+    assert "A table PIN is 4 to 12 digits" in html.unescape(text(response))
     assert games(client) == []
 
 
@@ -136,7 +136,7 @@ def test_the_new_game_form_refuses_a_table_pin_in_other_digits(client, pin):
 def test_the_owner_pin_form_refuses_other_digits(app, client, pin):
     response = client.post("/owner", data={"set-new": pin})
     assert response.status_code == 400
-    assert "A PIN is 4 to 8 digits" in html.unescape(text(response))
+    assert "A PIN is 4 to 12 digits" in html.unescape(text(response))
     db = sqlite3.connect(app.config["DATABASE"])
     assert db.execute("select count(*) from settings").fetchone()[0] == 0
     db.close()

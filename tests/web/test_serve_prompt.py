@@ -30,7 +30,7 @@ def test_a_non_terminal_is_never_asked(app):
 def test_the_console_sets_the_owner_pin_once(app):
     out = io.StringIO()
     assert ask_owner_pin(app, Console("12\n2468\n"), out) is True
-    assert "4 to 8 digits" in out.getvalue()
+    assert "4 to 12 digits" in out.getvalue()
     assert pin_matches(stored(app), "2468")
     # a PIN is set: the next start asks nothing
     again = io.StringIO()
