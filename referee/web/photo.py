@@ -23,6 +23,7 @@ from referee.vision import PhotoError, read_photo  # (the image libraries load o
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.extensions import csrf
+from referee.web.heavy import RETRY_AFTER, Busy, photo_pool
 from referee.web.i18n import game_title, translate_text, translate_violation
 from referee.web.json_answers import ApiError, json_body, refusal, round_number
 from referee.web.views import suit_rows
@@ -91,7 +92,12 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
     if player is not None:
         player = game.match.player_named(player)
     try:
-        reading = read_photo(data, game.match.config.highest)
+        # in the photo pool, never on this thread: the plays' threads stay free
+        reading = photo_pool.run(read_photo, bytes(data), game.match.config.highest)
+    except Busy as busy:
+        response, status = photo_refusal(503, phrase(busy.message))
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        return response, status
     except PhotoError as error:
         message = str(getattr(error, "message", error))
         return photo_refusal(getattr(error, "status", 415), phrase(message))
