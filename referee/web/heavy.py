@@ -34,6 +34,8 @@ T = TypeVar("T")
 class Busy(Exception):
     """The pool is full, or the read took too long: nothing was read."""
 
+    FULL = "Other photos are being read right now: try again in a few seconds."
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
@@ -71,11 +73,18 @@ class HeavyPool:
                 self._processes = None
         executor.shutdown(wait=False, cancel_futures=True)
 
+    def has_room(self) -> bool:
+        """Whether a job sent now would be taken (a request checks before it reads its body)."""
+        if not self._slots.acquire(blocking=False):
+            return False
+        self._slots.release()  # (a glance: ``run`` decides)
+        return True
+
     def run(self, job: Callable[..., T], *args: object, timeout: float = READ_TIMEOUT) -> T:
         """``job(*args)`` on the pool; raises ``Busy`` when the pool is full or the job
         outlasts ``timeout`` (it then keeps its slot until it ends)."""
         if not self._slots.acquire(blocking=False):
-            raise Busy("Other photos are being read right now: try again in a few seconds.")
+            raise Busy(Busy.FULL)
         executor = self._executor(in_process=job is not read_photo)
         try:
             future: Future[T] = executor.submit(job, *args)

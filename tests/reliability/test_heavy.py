@@ -240,3 +240,9 @@ def test_300_half_open_connections_never_keep_a_play_waiting(live_server, played
             sock.close()
     assert status == 200
     print(f"a play with 300 half-open connections held: {took * 1000:.0f} ms")
+
+
+def test_the_document_says_a_busy_photo_reader_answers_503(client):
+    document = client.get("/api/openapi.json").get_json()
+    answers = document["paths"]["/api/games/{game_id}/rounds/{number}/photo"]["post"]["responses"]
+    assert "503" in answers and "Retry-After" in answers["503"]["headers"]
