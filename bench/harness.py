@@ -32,6 +32,7 @@ from waitress import serve
 
 from bench.driver import MT_GAME, GameDriver
 from referee.serve import THREADS as SERVE_THREADS
+from referee.serve import server_options
 from referee.store import Store
 from referee.web import create_app
 from referee.web.extensions import csrf
@@ -80,9 +81,9 @@ def serve_main(database: str, port: int, threads: int) -> None:
         make_bench_app(database),
         host="127.0.0.1",
         port=port,
-        threads=threads,
         ident="domino-referee-bench",
         _quiet=True,
+        **server_options(threads),
     )
 
 

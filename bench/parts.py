@@ -27,6 +27,11 @@ class Sizes:
     import_mb: float | None = None  # the import timed (None: the largest accepted)
     kills: int = 5  # kill -9 bursts of the served app
     kill_after: float = 2.0  # seconds of logging before each kill
+    photo_size: tuple[int, int] = (4000, 3000)  # the synthetic JPEG sent in the photo storm (12 MP)
+    storm_photos: int = 16  # photos sent at once while plays go on
+    png_size: tuple[int, int] = (7000, 7000)  # the transparent PNG of the memory measure
+    peak_reads: int = 8  # of each photo sent at once in the memory measure
+    halfopen: int = 300  # half-open connections held while a play is timed
 
 
 FULL = Sizes(

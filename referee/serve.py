@@ -16,12 +16,38 @@ from waitress import serve
 from referee.network import lan_address
 from referee.store import checkpoint
 from referee.web import create_app
-from referee.web.safety import IMPORT_MAX_BODY
+from referee.web.safety import SERVER_MAX_BODY
 from referee.web.service import OWNER_KEY, hash_pin
 
 # Server threads: enough that the few a follow stream (4 at most) or a scoresheet PDF (2 at
 # most) holds never leave plays waiting for a free one.
 THREADS = 16
+
+
+def server_options(threads: int = THREADS) -> dict[str, object]:
+    """waitress's settings for a club: a guest holding hundreds of idle or half-sent
+    connections never keeps a tablet's play waiting.
+
+    - ``connection_limit``: waitress stops accepting past it (its default, 100, was reached
+      by one guest's half-open sockets, and the tablet's next connection then waited in the
+      backlog); a club's phones and tablets hold a few each, so 1,000 leaves room for a
+      guest's hundreds too. ``asyncore_use_poll``: ``select()`` cannot watch more than 1,024.
+    - ``channel_timeout``: a connection that sent nothing for 30 s (a request cut half-way,
+      an idle keep-alive) is closed; a follow stream that is answering is not idle.
+    - ``cleanup_interval``: how often those are looked for.
+    - ``max_request_body_size``: above the largest body the app takes (a photo), so that
+      every documented limit is answered by the app (JSON under /api/); beyond this the
+      server refuses before reading the body.
+    """
+    return {
+        "threads": threads,
+        "connection_limit": 1000,
+        "asyncore_use_poll": True,
+        "channel_timeout": 30,
+        "cleanup_interval": 5,
+        "backlog": 2048,
+        "max_request_body_size": SERVER_MAX_BODY,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,10 +78,8 @@ def main(argv: list[str] | None = None) -> None:
             app,
             host=host,
             port=args.port,
-            threads=args.threads,
             ident="domino-referee",
-            # bodies beyond what the app takes are refused before they are read in full
-            max_request_body_size=IMPORT_MAX_BODY,
+            **server_options(args.threads),
         )
     except KeyboardInterrupt:
         pass

@@ -97,9 +97,12 @@ class LiveServer:
     def __init__(self, app) -> None:
         from waitress.server import create_server
 
+        from referee.serve import server_options
+
         self.app = app
         # Port 0: the kernel picks a free port at bind time, so parallel servers never race.
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
+        # The served app's own settings (connections, body limit), with fewer threads.
+        self.server = create_server(app, host="127.0.0.1", port=0, **server_options(threads=8))
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self._stopping = threading.Event()
@@ -109,7 +112,9 @@ class LiveServer:
     def _serve(self) -> None:
         # One poll at a time, so stop() can end the loop before the sockets close under it.
         while not self._stopping.is_set():
-            self.server.asyncore.loop(timeout=0.05, map=self.server._map, count=1)
+            self.server.asyncore.loop(
+                timeout=0.05, map=self.server._map, count=1, use_poll=self.server.adj.asyncore_use_poll
+            )
 
     def stop(self) -> None:
         from waitress import wasyncore

@@ -11,6 +11,8 @@ reading itself in ``detect``.
 
 from __future__ import annotations
 
+import os
+
 from referee.vision.reading import MAX_PHOTO_BYTES, PhotoError, Reading, ReadTile
 
 
@@ -26,4 +28,13 @@ def read_photo(data: bytes, highest: int = 12) -> Reading:
     return read_image(image, highest)
 
 
-__all__ = ["MAX_PHOTO_BYTES", "PhotoError", "ReadTile", "Reading", "read_photo"]
+def start_reader_process() -> None:
+    """A process that reads photos for the server (referee.web.heavy) runs at a lower CPU
+    priority than the server, so a burst of photos never slows the plays at the table."""
+    try:
+        os.nice(10)
+    except OSError:  # (a platform without nice: the same priority)
+        pass
+
+
+__all__ = ["MAX_PHOTO_BYTES", "PhotoError", "ReadTile", "Reading", "read_photo", "start_reader_process"]

@@ -40,3 +40,7 @@ class PhotoError(ValueError):
         super().__init__(message)
         self.status = status
         self.message = message
+
+    def __reduce__(self) -> tuple[type[PhotoError], tuple[int, str]]:
+        # raised in a reader process and sent back to the server's (referee.web.heavy)
+        return (PhotoError, (self.status, self.message))

@@ -491,6 +491,9 @@ def add_server_answers(document: Schema) -> None:
                     description = "The referee hit an internal error: nothing was changed"
                 answers.setdefault(str(code), refusal_answer(description))
             answers.setdefault("421", WRONG_HOST)
+    busy = "Photos are being read (2 at once, 4 waiting) or this one took too long: send it again later"
+    photo = document["paths"]["/api/games/{game_id}/rounds/{number}/photo"]["post"]["responses"]
+    photo["503"] = {**refusal_answer(busy), "headers": {"Retry-After": {"schema": INTEGER}}}
 
 
 # ----------------------------------------------------------------------------- hands from a photo

@@ -23,6 +23,7 @@ from referee.vision import PhotoError, read_photo  # (the image libraries load o
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.extensions import csrf
+from referee.web.heavy import RETRY_AFTER, Busy, photo_pool
 from referee.web.i18n import game_title, translate_text, translate_violation
 from referee.web.json_answers import ApiError, json_body, refusal, round_number
 from referee.web.views import suit_rows
@@ -79,6 +80,8 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
     n = round_of(game, number)
     if request.mimetype != "multipart/form-data":
         raise ApiError(415, "Send the photo as a multipart form (field 'photo').")
+    if not photo_pool.has_room():  # refused before its body is parsed: a storm costs little
+        return busy_refusal(Busy.FULL)
     upload = request.files.get("photo")
     if upload is None:
         raise ApiError(400, "The form has no 'photo' field: attach the picture of the hand.")
@@ -91,7 +94,10 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
     if player is not None:
         player = game.match.player_named(player)
     try:
-        reading = read_photo(data, game.match.config.highest)
+        # in the photo pool, never on this thread: the plays' threads stay free
+        reading = photo_pool.run(read_photo, bytes(data), game.match.config.highest)
+    except Busy as busy:
+        return busy_refusal(busy.message)
     except PhotoError as error:
         message = str(getattr(error, "message", error))
         return photo_refusal(getattr(error, "status", 415), phrase(message))
@@ -114,6 +120,13 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
             "tracked": check.tracked,
         }
     )
+
+
+def busy_refusal(message: str) -> tuple[Response, int]:
+    """The photo readers are all taken (or the read took too long): come back later."""
+    response, status = photo_refusal(503, phrase(message))
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response, status
 
 
 def photo_refusal(status: int, message: Phrase) -> tuple[Response, int]:

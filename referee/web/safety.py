@@ -15,6 +15,10 @@ from werkzeug.routing import RequestRedirect
 
 MAX_BODY = 64 * 1024  # a request's body, but for an import's
 IMPORT_MAX_BODY = 4 * 1024 * 1024  # ~1,600 games; written in well under a second of lock (the benchmark)
+PHOTO_MAX_BODY = 20 * 1024 * 1024  # a photo of a hand (API.md); its form adds a little
+# What the server itself reads of any body: enough above every limit of the app (a photo's
+# form is the largest) that each of them is answered by the app, in JSON under /api/.
+SERVER_MAX_BODY = 32 * 1024 * 1024
 
 # Names a browser on this machine uses for it; the LAN address is added by ``serve --lan``
 # and more by ``REFEREE_ALLOWED_HOSTS`` (comma-separated), or ``*`` for any.

@@ -45,6 +45,9 @@ FIGURES = {
     "kill_lost",
     "import_lock_ms",
     "import_mb",
+    "photo_storm_play_p99_ratio",
+    "photo_read_peak_mb",
+    "halfopen_play_ms",
 }
 TINY = Sizes(
     "tiny",
@@ -59,6 +62,11 @@ TINY = Sizes(
     import_mb=0.2,
     kills=1,
     kill_after=0.5,
+    photo_size=(640, 480),
+    storm_photos=4,
+    png_size=(2000, 2000),
+    peak_reads=2,
+    halfopen=50,
 )
 
 
@@ -134,6 +142,8 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert figures["kills"] == 1 and figures["kill_acknowledged"] > 0 and figures["kill_lost"] == 0
     assert 0 < figures["import_mb"] <= 0.2 and figures["import_lock_ms"] > 0
     assert figures["engine_mt_rounds_per_s"] > 0
+    assert figures["photo_storm_play_p99_ratio"] > 0 and figures["photo_read_peak_mb"] >= 0
+    assert 0 < figures["halfopen_play_ms"] < 10_000
     assert figures["play_vs_bare_flask"] > 1  # a logged play does more than a bare endpoint
     assert 0 < figures["late_vs_early"] < 20
     assert 0 < figures["load_p99_ms_30_clients"] < 30_000

@@ -1,0 +1,264 @@
+"""Heavy requests at a club on the served app (issue 23; bench/harness.py).
+
+- ``photo_storm_play_p99_ratio``: plays' p99 while 16 photos (12 MP synthetic JPEGs) are
+  sent at once, divided by plays' p99 with nothing else going on, in one run (goal ≤ 2).
+- ``photo_read_peak_mb``: the server's peak memory (its process and its photo readers',
+  resident) above resting, while a 7000×7000 transparent PNG and a 12 MP JPEG are sent,
+  each 8 times at once (goal ≤ 300).
+- ``halfopen_play_ms``: the slowest of a few plays, each on a new connection, while 300
+  connections that sent half a request are held (goal ≤ 1,000).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import socket
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.driver import GameDriver
+from bench.harness import Client, Server
+from bench.parts import Part, Row, Sizes, fmt, percentile
+
+
+def png_bytes(width: int, height: int) -> bytes:
+    """A fully transparent RGBA PNG, compressed row by row (its pixels are never held)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    packer = zlib.compressobj(9)
+    row = b"\x00" * (1 + 4 * width)
+    parts = [packer.compress(row) for _ in range(height)]
+    parts.append(packer.flush())
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b"")
+    )
+
+
+def jpeg_bytes(size: tuple[int, int]) -> bytes:
+    from referee.vision.synthetic import make_photo  # heavy (OpenCV): only here
+
+    data, _tiles, _boxes = make_photo(5, size=size)
+    return data
+
+
+def send_photo(port: int, game_id: str, data: bytes, name: str = "hand.jpg") -> int:
+    """One photo sent as the phone does (multipart), on a connection of its own: its status."""
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        conn.request(
+            "POST",
+            f"/api/games/{game_id}/rounds/1/photo",
+            body=body,
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def resident_mb(pid: int) -> float:
+    """The resident memory of ``pid`` and every process below it (its photo readers), MB."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    family, grew = {pid}, True
+    while grew:
+        below = {child for child, parent in parents.items() if parent in family} - family
+        grew = bool(below)
+        family |= below
+    total = 0
+    for member in family:
+        try:
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+@dataclass
+class Storm:
+    idle_p99: float
+    storm_p99: float
+    storm_plays: int
+    statuses: list[int]
+    errors: list[str]
+
+    @property
+    def ratio(self) -> float:
+        return self.storm_p99 / self.idle_p99
+
+
+@dataclass
+class Memory:
+    resting: float
+    peak: float
+    statuses: list[int]
+
+    @property
+    def above(self) -> float:
+        return self.peak - self.resting
+
+
+@dataclass
+class HalfOpen:
+    times: list[float]
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def max_ms(self) -> float:
+        return max(self.times) if self.times else float("nan")
+
+
+def timed_plays(
+    client: Client, driver: GameDriver, rng: random.Random, until: threading.Event, least: int
+) -> tuple[GameDriver, list[float], list[str]]:
+    """Plays logged one after another until ``until`` is set (and at least ``least``)."""
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    while not until.is_set() or len(times) < least:
+        driver, took, _inside, _at = client.play_next(driver, rng, errors, lock)
+        if took is not None:
+            times.append(took)
+    return driver, times, errors
+
+
+def bench_photo_storm(server: Server, photo: bytes, photos: int, plays: int) -> Storm:
+    client = Client(server.port)
+    rng = random.Random(23)
+    driver = GameDriver(rng, client.create_game())
+    done = threading.Event()
+    done.set()
+    driver, idle, errors = timed_plays(client, driver, rng, done, plays)
+    done.clear()
+    statuses: list[int] = []
+    with ThreadPoolExecutor(photos) as senders:
+        sent = [senders.submit(send_photo, server.port, driver.id, photo) for _ in range(photos)]
+
+        def wait_all() -> None:
+            statuses.extend(future.result() for future in sent)
+            done.set()
+
+        waiter = threading.Thread(target=wait_all)
+        waiter.start()
+        driver, storm, storm_errors = timed_plays(client, driver, rng, done, plays)
+        waiter.join()
+    client.close()
+    return Storm(
+        percentile(idle, 0.99), percentile(storm, 0.99), len(storm), sorted(statuses), errors + storm_errors
+    )
+
+
+def bench_photo_memory(server: Server, png: bytes, jpeg: bytes, each: int) -> Memory:
+    client = Client(server.port)
+    game_id = client.create_game()
+    client.close()
+    with ThreadPoolExecutor(2) as warm:  # both readers started: they are part of resting
+        list(warm.map(lambda _i: send_photo(server.port, game_id, jpeg), range(2)))
+    time.sleep(1.0)
+    resting = resident_mb(server.process.pid)
+    peak = resting
+    with ThreadPoolExecutor(2 * each) as senders:
+        sent = [senders.submit(send_photo, server.port, game_id, png, "hand.png") for _ in range(each)]
+        sent += [senders.submit(send_photo, server.port, game_id, jpeg) for _ in range(each)]
+        while not all(future.done() for future in sent):
+            peak = max(peak, resident_mb(server.process.pid))
+            time.sleep(0.02)
+        statuses = sorted(future.result() for future in sent)
+    return Memory(resting, peak, statuses)
+
+
+def bench_halfopen(server: Server, held: int, plays: int = 5) -> HalfOpen:
+    client = Client(server.port)
+    rng = random.Random(24)
+    driver = GameDriver(rng, client.create_game())
+    client.close()
+    sockets = []
+    try:
+        for _ in range(held):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(b"POST /api/games/x/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            sockets.append(sock)
+        time.sleep(0.5)
+        times: list[float] = []
+        errors: list[str] = []
+        lock = threading.Lock()
+        for _ in range(plays):
+            tablet = Client(server.port)  # a new connection each time: it must be accepted
+            driver, took, _inside, _at = tablet.play_next(driver, rng, errors, lock)
+            tablet.close()
+            if took is not None:
+                times.append(took)
+    finally:
+        for sock in sockets:
+            sock.close()
+    return HalfOpen(times, errors)
+
+
+def run(sizes: Sizes, server: Server) -> Part:
+    jpeg = jpeg_bytes(sizes.photo_size)
+    png = png_bytes(*sizes.png_size)
+    storm = bench_photo_storm(server, jpeg, sizes.storm_photos, sizes.plays)
+    memory = bench_photo_memory(server, png, jpeg, sizes.peak_reads)
+    halfopen = bench_halfopen(server, sizes.halfopen)
+    megapixels = sizes.photo_size[0] * sizes.photo_size[1] / 1e6
+    rows = [
+        Row(
+            "photo_storm_play_p99_ratio",
+            fmt(storm.ratio),
+            f"plays p99 {fmt(storm.idle_p99, 1)} ms idle, {fmt(storm.storm_p99, 1)} ms during "
+            f"{sizes.storm_photos} photos of {megapixels:.0f} MP at once ({storm.storm_plays} plays); "
+            f"photos answered {storm.statuses}",
+        ),
+        Row(
+            "photo_read_peak_mb",
+            fmt(memory.above, 0),
+            f"resting {fmt(memory.resting, 0)} MB (server and readers); {sizes.peak_reads} PNGs of "
+            f"{sizes.png_size[0]}x{sizes.png_size[1]} + {sizes.peak_reads} JPEGs at once: {memory.statuses}",
+        ),
+        Row(
+            "halfopen_play_ms",
+            fmt(halfopen.max_ms, 1),
+            f"slowest of {len(halfopen.times)} plays, each on a new connection, "
+            f"{sizes.halfopen} half-open connections held",
+        ),
+    ]
+    errors = storm.errors + halfopen.errors
+    return Part(
+        rows=rows,
+        figures={
+            "photo_storm_play_p99_ratio": round(storm.ratio, 2),
+            "photo_read_peak_mb": round(memory.above, 1),
+            "halfopen_play_ms": round(halfopen.max_ms, 1),
+        },
+        misses=[f"trust: {len(errors)} plays refused or failed: {errors[:3]}"] if errors else [],
+    )
