@@ -10,14 +10,7 @@ from typing import Any
 
 from referee.look_alikes import invisible, skeletons
 from referee.rules import GAMES, GameOptions
-from referee.rules.base import (
-    PLAYERS_MOST,
-    AnyGameRules,
-    Phrase,
-    bad_request,
-    phrase,
-    refuse,
-)
+from referee.rules.base import PLAYERS_MOST, AnyGameRules, Phrase, bad_request, phrase, refuse
 
 MODES = ("referee", "scores")
 NAME_MAX = 40

@@ -6,13 +6,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import NamedTuple
 
-from referee.rules.refusals import BadRequest as BadRequest
-from referee.rules.refusals import Phrase as Phrase
-from referee.rules.refusals import RuleViolation as RuleViolation
-from referee.rules.refusals import bad_request as bad_request
-from referee.rules.refusals import phrase as phrase
-from referee.rules.refusals import refuse as refuse
-from referee.rules.refusals import tile_error_text as tile_error_text
+from referee.rules.refusals import bad_request, tile_error_text
 from referee.tiles import Tile, TileError
 
 

@@ -8,13 +8,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeAlias, TypedDict
 
-from referee.rules.refusals import BadRequest as BadRequest
-from referee.rules.refusals import Phrase as Phrase
-from referee.rules.refusals import RuleViolation as RuleViolation
-from referee.rules.refusals import bad_request as bad_request
-from referee.rules.refusals import phrase as phrase
-from referee.rules.refusals import refuse as refuse
-from referee.rules.refusals import tile_error_text as tile_error_text
 from referee.tiles import Tile
 
 # A value as JSON writes it: what an engine shows of its table (``extra_state``).

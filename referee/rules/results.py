@@ -8,13 +8,6 @@ from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict, TypeVar
 
 from referee.rules.records import JSONValue, StateData
-from referee.rules.refusals import BadRequest as BadRequest
-from referee.rules.refusals import Phrase as Phrase
-from referee.rules.refusals import RuleViolation as RuleViolation
-from referee.rules.refusals import bad_request as bad_request
-from referee.rules.refusals import phrase as phrase
-from referee.rules.refusals import refuse as refuse
-from referee.rules.refusals import tile_error_text as tile_error_text
 
 KeyT = TypeVar("KeyT", int, tuple[int, int])  # how players are placed: a total, or a pair of them
 

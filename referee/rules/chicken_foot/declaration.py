@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.rules.base import (
-    PLAYERS_MOST,
-    phrase,
-)
+from referee.rules.base import PLAYERS_MOST, phrase
 from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, Option
 from referee.rules.scoring import LowestTotalOptions
 

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from referee.rules.base import (
-    RoundEnd,
-    RoundFacts,
-    RoundRecord,
-    RoundSetup,
-    face_points,
-    phrase,
-    refuse,
-)
+from referee.rules.base import RoundEnd, RoundFacts, RoundRecord, RoundSetup, face_points, phrase, refuse
 from referee.rules.chicken_foot.declaration import DECLARATION, ChickenFootOptions
 from referee.rules.chicken_foot.engine import ChickenFootRound
 from referee.rules.scoring import LowestTotalGame

@@ -5,19 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.rules.base import (
-    PLAYERS_MOST,
-    phrase,
-)
-from referee.rules.options import (
-    CHOICE,
-    FLAG,
-    RANGE,
-    SET_HIGHEST,
-    Choice,
-    GameDeclaration,
-    Option,
-)
+from referee.rules.base import PLAYERS_MOST, phrase
+from referee.rules.options import CHOICE, FLAG, RANGE, SET_HIGHEST, Choice, GameDeclaration, Option
 from referee.rules.scoring import LowestTotalOptions
 
 # mt.deal: tiles per player by set and number of players.

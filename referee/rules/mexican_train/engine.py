@@ -22,10 +22,7 @@ from referee.rules.base import (
     phrase,
     refuse,
 )
-from referee.rules.mexican_train.declaration import (
-    MEXICAN,
-    MexicanTrainOptions,
-)
+from referee.rules.mexican_train.declaration import MEXICAN, MexicanTrainOptions
 from referee.tiles import Tile
 
 
