@@ -1,4 +1,5 @@
-"""The pure rules core: one module per game, sharing ``base``.
+"""The pure rules core: one package per game (its declaration, engine and game-level rules),
+all sharing ``base``.
 
 ``GAMES`` is the registry the rest of the app reads: each game's rules class, whose
 ``declaration`` (``referee.rules.options.GameDeclaration``) describes the game once.

@@ -1,4 +1,8 @@
-"""What every game's rules share: actions, round ends, the round engine contract.
+"""What every game's rules share: the round engine contract and the game rules contract.
+
+The actions (``referee.rules.actions``), the round ends and booked rounds
+(``referee.rules.records``) and the results and standing (``referee.rules.results``) live
+in modules of their own and are named here too, so that a game's rules import from one place.
 
 Nothing here (or anywhere under ``referee.rules``) does I/O or knows about Flask or the
 database: the rules are a pure core that the store and the web layer call. The refusals
@@ -13,11 +17,27 @@ what ``plan`` hands to ``perform``; ``GameRules[OptionsT]`` over the game's opti
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, ClassVar, Generic, NamedTuple, NotRequired, TypeAlias, TypedDict, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
+from referee.rules.actions import ACTION_TYPES as ACTION_TYPES
+from referee.rules.actions import DRAW as DRAW
+from referee.rules.actions import END as END
+from referee.rules.actions import LEAVE as LEAVE
+from referee.rules.actions import PASS as PASS
+from referee.rules.actions import PLAY as PLAY
+from referee.rules.actions import START as START
+from referee.rules.actions import UNDO as UNDO
+from referee.rules.actions import Action as Action
+from referee.rules.actions import ActionType as ActionType
 from referee.rules.options import GameDeclaration, GameOptions
+from referee.rules.records import EndReason as EndReason
+from referee.rules.records import HandEntry as HandEntry
+from referee.rules.records import JSONValue as JSONValue
+from referee.rules.records import RoundEnd as RoundEnd
+from referee.rules.records import RoundFacts as RoundFacts
+from referee.rules.records import RoundRecord as RoundRecord
+from referee.rules.records import StateData as StateData
 from referee.rules.refusals import BadRequest as BadRequest
 from referee.rules.refusals import Phrase as Phrase
 from referee.rules.refusals import RuleViolation as RuleViolation
@@ -25,174 +45,21 @@ from referee.rules.refusals import bad_request as bad_request
 from referee.rules.refusals import phrase as phrase
 from referee.rules.refusals import refuse as refuse
 from referee.rules.refusals import tile_error_text as tile_error_text
-from referee.tiles import Tile, TileError, full_set, set_size
+from referee.rules.results import GameResult as GameResult
+from referee.rules.results import LedgerEntry as LedgerEntry
+from referee.rules.results import LedgerRow as LedgerRow
+from referee.rules.results import Standing as Standing
+from referee.rules.results import StandingDetail as StandingDetail
+from referee.rules.results import Team as Team
+from referee.rules.results import lowest_totals as lowest_totals
+from referee.rules.results import placings_by as placings_by
+from referee.tiles import Tile, full_set, set_size
 
 PLAYERS_MOST = 30  # the most players any game takes (names are checked in referee.match)
-
-# A value as JSON writes it: what an engine shows of its table (``extra_state``).
-JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
-# The game state of the API as ``Match.state`` builds it: nested JSON whose shape API.md gives.
-StateData: TypeAlias = "dict[str, Any]"
-
-# A hand as a booked round keeps it: its tiles as text, or the points a score pad entered.
-HandEntry: TypeAlias = "list[str] | int"
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)  # a game's options dataclass
 PlaceT = TypeVar("PlaceT")  # where an engine offers a tile: a train's name, a tile to play on
 PlanT = TypeVar("PlanT")  # what an engine's ``plan`` hands to its ``perform``
-KeyT = TypeVar("KeyT", int, tuple[int, int])  # how players are placed: a total, or a pair of them
-
-
-class ActionType(StrEnum):
-    """What an action does (its JSON, and its comparisons, are the plain string)."""
-
-    PLAY = "play"
-    DRAW = "draw"
-    PASS = "pass"
-    END = "end"
-    START = "start"
-    LEAVE = "leave"
-    UNDO = "undo"
-
-    def __repr__(self) -> str:  # reads as before, as the string it was, in an Action and a refusal
-        return repr(self.value)
-
-
-ACTION_TYPES = tuple(ActionType)
-_ACTION_TYPE_OF = {kind.value: kind for kind in ActionType}
-
-# Each type as a name of its own: the engines compare an action's type by identity (``is``),
-# and reading a member off its enum class costs more than a whole check of a play.
-PLAY, DRAW, PASS, END, START, LEAVE, UNDO = (
-    ActionType.PLAY,
-    ActionType.DRAW,
-    ActionType.PASS,
-    ActionType.END,
-    ActionType.START,
-    ActionType.LEAVE,
-    ActionType.UNDO,
-)
-
-
-class _ActionFields(NamedTuple):
-    type: ActionType
-    player: str | None
-    tile: Tile | None
-    train: str | None
-    on: Tile | None
-
-
-class Action(_ActionFields):
-    """One logged step at the table, as the API describes it.
-
-    An immutable tuple: a round's accepted actions are kept for undo and pickled with
-    every snapshot, and tuples are the cheapest values to pickle. Its ``type`` is an
-    ``ActionType``; one given as its plain string (``Action("draw", "Ana")``) is taken as
-    that type, and a string that names none is a ``ValueError``."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        type: ActionType | str,
-        player: str | None = None,
-        tile: Tile | None = None,
-        train: str | None = None,
-        on: Tile | None = None,
-    ) -> Action:
-        kind = _ACTION_TYPE_OF.get(type) or ActionType(type)
-        return tuple.__new__(cls, (kind, player, tile, train, on))
-
-    def to_json(self) -> dict[str, str]:
-        data = {"type": str(self.type)}
-        if self.player is not None:
-            data["player"] = self.player
-        if self.tile is not None:
-            data["tile"] = str(self.tile)
-        if self.train is not None:
-            data["train"] = self.train
-        if self.on is not None:
-            data["on"] = str(self.on)
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> Action:
-        """Parse an action body; only its shape is checked here, not the rules."""
-        if not isinstance(data, Mapping):
-            raise bad_request("An action must be a JSON object.")
-        kind = data.get("type")
-        if not isinstance(kind, str) or kind not in ACTION_TYPES:
-            raise bad_request(
-                "Unknown action type {kind!r}: use one of {types}.",
-                field="type",
-                kind=kind,
-                types=", ".join(ACTION_TYPES),
-            )
-        allowed = {"type", "player", "tile", "train", "on", "version"}
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise bad_request("Unknown field {name!r} in the action.", field=unknown[0], name=unknown[0])
-        player = data.get("player")
-        if kind == "undo":
-            if player is not None and not isinstance(player, str):
-                raise bad_request("'player' must be a player's name.", field="player")
-        elif not isinstance(player, str):
-            raise bad_request(
-                "A {kind} action needs 'player': the name of a player.", field="player", kind=kind
-            )
-        tile = _optional_tile(data, "tile")
-        if kind == "play" and tile is None:
-            raise bad_request("A play needs 'tile', written like \"5-12\".", field="tile")
-        train = data.get("train")
-        if train is not None and not isinstance(train, str):
-            raise bad_request("'train' must be a player's name or \"mexican\".", field="train")
-        on = _optional_tile(data, "on")
-        return cls(ActionType(kind), player, tile, train, on)
-
-
-def _optional_tile(data: Mapping[str, object], key: str) -> Tile | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    try:
-        return Tile.parse(value)
-    except TileError as error:
-        raise bad_request("'{key}': {error}", field=key, key=key, error=tile_error_text(error)) from None
-
-
-class EndReason(StrEnum):
-    """Why a round ended (its JSON is the plain string)."""
-
-    DOMINO = "domino"  # that player went out
-    BLOCKED = "blocked"  # no one could play or draw
-    FISH = "fish"  # kz.fish: that player made it
-    TABLE = "table"  # hands were entered before the referee saw the end
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnd:
-    """How a round ended, and the player it names (who went out, who made the fish)."""
-
-    reason: EndReason
-    player: str | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.reason, EndReason):  # a plain string from an old snapshot or a test
-            object.__setattr__(self, "reason", EndReason(self.reason))
-
-    def to_json(self) -> dict[str, JSONValue]:
-        return {"reason": str(self.reason), "player": self.player}
-
-
-class RoundFacts(TypedDict, total=False):
-    """What the table showed that a house rule scores, kept with the booked round: the
-    players whose own train carries a marker (``mt.house.marker``), whether the player who
-    went out laid a double last (``cf.house.double-out``) and who laid each foot still
-    waiting for its toes (``cf.house.foot``)."""
-
-    markers: list[str]
-    out_on_double: bool
-    open_feet: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,136 +211,6 @@ class RoundEngine(Generic[OptionsT, PlaceT, PlanT]):
         """What the table shows that a house rule scores (markers, a double going out …),
         kept with the booked round (``RoundRecord.facts``)."""
         return {}
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    """A finished round as booked: each player's hand points and how it ended."""
-
-    number: int
-    double: Tile | None
-    points: Mapping[str, int]
-    end: RoundEnd
-    hands: Mapping[str, HandEntry] = field(default_factory=dict)
-    facts: RoundFacts = field(default_factory=RoundFacts)  # RoundEngine.round_facts / the entry
-
-    def to_json(self) -> dict[str, JSONValue]:
-        return {
-            "number": self.number,
-            "double": str(self.double) if self.double else None,
-            "points": dict(self.points),
-            "end": self.end.to_json(),
-        }
-
-    def went_out(self) -> str | None:
-        """The player who emptied their hand, if the round says so."""
-        if self.end.reason == "domino":
-            return self.end.player
-        empty = [name for name, hand in self.hands.items() if hand == [] or hand == 0]
-        return empty[0] if len(empty) == 1 and self.end.reason == "table" else None
-
-
-def placings_by(players: Iterable[str], key: Mapping[str, KeyT]) -> tuple[tuple[str, ...], ...]:
-    """Players grouped into places, best first: a smaller ``key`` is a better place, equal
-    keys share one; players keep their seat order inside a place."""
-    order = sorted({key[name] for name in players})
-    return tuple(tuple(name for name in players if key[name] == value) for value in order)
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """A finished game's result, as the rules decide it.
-
-    ``winners`` are the game's winners as the API names them (Mexican Train, Chicken Foot;
-    none in Kozel, which has a goat). ``placings`` puts every player in a place, 1st to
-    last (tied players share one): in Kozel by rating points, goats and a leaver last.
-    """
-
-    placings: tuple[tuple[str, ...], ...]
-    winners: tuple[str, ...] = ()
-    goats: tuple[str, ...] = ()
-    rating: Mapping[str, int] = field(default_factory=dict)
-    left: str | None = None
-    tie_break: str | None = None  # how a tie-break decided (a translatable sentence)
-
-    @property
-    def first(self) -> tuple[str, ...]:
-        """The players in first place: who won, for the statistics (in every game)."""
-        return self.placings[0] if self.placings else ()
-
-    def place_of(self, name: str) -> int | None:
-        """1 for the first place; a place shared by two players makes the next one 3rd."""
-        place = 1
-        for group in self.placings:
-            if name in group:
-                return place
-            place += len(group)
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Team:
-    """kz.teams: two partners and their team's account (kz.score.*)."""
-
-    players: tuple[str, ...]
-    total: int
-    remembered: int
-    open: bool
-
-    def to_json(self) -> dict[str, JSONValue]:
-        return {"players": list[JSONValue](self.players), "total": self.total, "remembered": self.remembered}
-
-
-class LedgerEntry(TypedDict):
-    """One player's line in a round of Kozel's ledger (kz.score.*)."""
-
-    before: int
-    hand: int
-    points: int
-    after: int
-    open: bool
-    remembered: int
-    took_pot: bool
-
-
-class LedgerRow(TypedDict):
-    """One booked round of Kozel's ledger: each player's line, the pot, and with kz.teams
-    each team's points."""
-
-    number: int
-    fish: bool
-    pot: int
-    players: dict[str, LedgerEntry]
-    team_points: NotRequired[list[int]]
-
-
-class StandingDetail:
-    """What a game books beside the totals (Kozel's account, its ``KozelBook``).
-
-    The core keeps it opaque: the game state (``Match.state``) asks it for its fields, and the
-    game's presenter reads it for the pages."""
-
-    __slots__ = ()
-
-    def add_to_state(self, data: StateData, result: GameResult | None) -> None:
-        """Add the game's own fields to the API state ``data`` (none by default)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """The game's booked result so far, computed from the finished rounds alone."""
-
-    totals: Mapping[str, int]
-    result: GameResult | None = None  # set once the game is finished
-    detail: StandingDetail | None = None  # a game's own account (Kozel's); the others book totals only
-
-    @property
-    def finished(self) -> bool:
-        return self.result is not None
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        return self.result.winners if self.result else ()
 
 
 class GameRules(Generic[OptionsT]):
@@ -643,15 +380,6 @@ class GameRules(Generic[OptionsT]):
 # The rules or the round engine of whichever game: what the registry and a match hold.
 AnyGameRules: TypeAlias = "type[GameRules[Any]]"
 AnyRoundEngine: TypeAlias = "RoundEngine[Any, Any, Any]"
-
-
-def lowest_totals(totals: Mapping[str, int]) -> list[str]:
-    """Who has the lowest total; nobody when everyone is level (no one leads)."""
-    if not totals:
-        return []
-    best = min(totals.values())
-    leaders = [name for name, total in totals.items() if total == best]
-    return [] if len(leaders) == len(totals) else leaders
 
 
 def face_points(tiles: Iterable[Tile], double_blank: int) -> int:

@@ -54,14 +54,15 @@ def rules_file(lang: str = DEFAULT_LANG) -> Path:
 def all_rules(lang: str = DEFAULT_LANG) -> tuple[Rule, ...]:
     """Every rule of the book in ``lang``, in book order; a rule missing from a translation
     is taken from the English book, so every language has every id."""
-    rules = _parse(rules_file(lang))
+    rules = read_book(rules_file(lang))
     if lang == DEFAULT_LANG or rules_file(lang) == RULES_FILE:
         return rules
     translated = {rule.id: rule for rule in rules}
     return tuple(translated.get(rule.id, rule) for rule in all_rules(DEFAULT_LANG))
 
 
-def _parse(path: Path) -> tuple[Rule, ...]:
+def read_book(path: Path) -> tuple[Rule, ...]:
+    """The rules in one rule book file as it is written (no fallback to the English book)."""
     rules: list[Rule] = []
     section = ""
     current: list[str] | None = None

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.match import Match
 
-SNAPSHOT_FORMAT = 5  # bump when Match's pickled shape changes: old snapshots are rebuilt
+SNAPSHOT_FORMAT = 6  # bump when Match's pickled shape changes: old snapshots are rebuilt
 SNAPSHOT_EVERY = 32  # events between snapshots: the most a cold load replays
 SNAPSHOT_MAGIC = b"referee-snapshot\n"
 

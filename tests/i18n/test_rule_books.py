@@ -20,14 +20,14 @@ ENGLISH_WORDS = re.compile(
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_same_ids_in_the_same_order(lang):
-    translated = book._parse(book.rules_file(lang))  # the file itself, without fallback
+    translated = book.read_book(book.rules_file(lang))  # the file itself, without fallback
     assert book.rules_file(lang).name == f"RULES.{lang}.md"
     assert [rule.id for rule in translated] == list(ENGLISH)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_rule_translated(lang):
-    for rule in book._parse(book.rules_file(lang)):
+    for rule in book.read_book(book.rules_file(lang)):
         assert rule.text.strip(), rule.id
         assert rule.text != ENGLISH[rule.id].text, f"{lang} {rule.id} is the English text"
         prose = CODE.sub(" ", rule.text)
@@ -58,7 +58,7 @@ KEPT = {
 @pytest.mark.parametrize("lang", ("hi", "pa"))
 def test_indic_books_are_in_their_script(lang):
     """Besides rule ids, tiles (`a-b`) and option names, no Latin word is left."""
-    for rule in book._parse(book.rules_file(lang)):
+    for rule in book.read_book(book.rules_file(lang)):
         prose = CODE.sub(" ", rule.text)
         latin = [word for word in re.findall(r"[A-Za-z_]{2,}", prose) if word not in KEPT]
         assert not latin, f"{lang} {rule.id}: {latin}"

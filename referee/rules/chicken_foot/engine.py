@@ -1,10 +1,6 @@
-"""Chicken Foot (`cf.*`): table set-up, scoring, and the round engine."""
+"""Chicken Foot's round engine (`cf.*`): the spinner, the feet and their toes, turns and plays."""
 
 from __future__ import annotations
-
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Literal
 
 from referee.rules.base import (
     DRAW,
@@ -12,7 +8,6 @@ from referee.rules.base import (
     LEAVE,
     PASS,
     PLAY,
-    PLAYERS_MOST,
     START,
     UNDO,
     Action,
@@ -21,129 +16,13 @@ from referee.rules.base import (
     RoundEnd,
     RoundEngine,
     RoundFacts,
-    RoundRecord,
     RoundSetup,
     RuleViolation,
-    face_points,
     phrase,
     refuse,
 )
-from referee.rules.options import CHOICE, RANGE, SET_HIGHEST, Choice, GameDeclaration, Option
-from referee.rules.scoring import LowestTotalGame, LowestTotalOptions
-from referee.tiles import Tile, set_size
-
-DECLARATION = GameDeclaration(
-    key="chicken-foot",
-    prefix="cf",
-    title=phrase("Chicken Foot"),
-    sets=(9, 12, 15, 18),
-    default_set=9,
-    presenter="referee.presenters.chicken_foot:ChickenFootPresenter",
-    players=(2, PLAYERS_MOST),
-    options=(
-        Option(
-            "double_blank",
-            CHOICE,
-            50,
-            "cf.score",
-            phrase("Double-blank 0-0 counts"),
-            phrase("What a 0-0 left in a hand scores."),
-            choices=(Choice(50, phrase("50 (usual)")), Choice(25, "25"), Choice(0, "0")),
-        ),
-        Option(
-            "arms",
-            CHOICE,
-            4,
-            "cf.spinner",
-            phrase("Spinner arms"),
-            phrase("How many arms grow from the spinner."),
-            choices=(Choice(4, phrase("4 (usual)")), Choice(6, "6")),
-        ),
-        Option(
-            "hand_size",
-            RANGE,
-            7,
-            "cf.players",
-            phrase("Tiles per player"),
-            phrase("How many tiles each player is dealt."),
-            low=1,
-        ),
-        # House rules (RULES.md section 4), off by default.
-        Option(
-            "first_double",
-            RANGE,
-            SET_HIGHEST,
-            "cf.house.rounds",
-            phrase("First round's double (blank: the highest double)"),
-            phrase("The start double of the first round: a lower one makes a shorter game."),
-            low=0,
-            high=SET_HIGHEST,
-            house=True,
-        ),
-        Option(
-            "last_double",
-            RANGE,
-            0,
-            "cf.house.rounds",
-            phrase("Last round's double"),
-            phrase("The start double of the last round."),
-            low=0,
-            high=SET_HIGHEST,
-            house=True,
-        ),
-        Option(
-            "missing_start",
-            CHOICE,
-            "draw",
-            "cf.house.start",
-            phrase("Nobody holds the round's double"),
-            phrase("What happens when no one holds the round's double after the deal."),
-            choices=(
-                Choice("draw", phrase("Draw until someone has it (usual)")),
-                Choice("next", phrase("Start with the highest double held")),
-            ),
-            house=True,
-        ),
-        Option(
-            "double_out_penalty",
-            RANGE,
-            0,
-            "cf.house.double-out",
-            phrase("Penalty for going out on a double"),
-            phrase("A player who goes out by playing a double scores this many points instead of 0."),
-            low=0,
-            high=100,
-            house=True,
-        ),
-        Option(
-            "open_foot_penalty",
-            RANGE,
-            0,
-            "cf.house.foot",
-            phrase("Penalty for an unfinished foot"),
-            phrase("Points added at the round's end to whoever laid a double whose foot lacks toes."),
-            low=0,
-            high=100,
-            house=True,
-        ),
-    ),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ChickenFootOptions(LowestTotalOptions):
-    """The options of a Chicken Foot game (``DECLARATION``; ``double_blank``,
-    ``first_double`` and ``last_double`` are the ones Mexican Train has too)."""
-
-    declaration = DECLARATION
-    arms: Literal[4, 6] = 4
-    hand_size: int = 7
-    missing_start: Literal["draw", "next"] = "draw"
-    double_out_penalty: int = 0
-    open_foot_penalty: int = 0
-
-
-TOES_PER_FOOT = 3
+from referee.rules.chicken_foot.declaration import TOES_PER_FOOT, ChickenFootOptions
+from referee.tiles import Tile
 
 
 class ChickenFootRound(RoundEngine[ChickenFootOptions, Tile | None, None]):
@@ -636,90 +515,3 @@ class ChickenFootRound(RoundEngine[ChickenFootOptions, Tile | None, None]):
     def _next_turn(self) -> None:
         self.turn_index = ((self.turn_index or 0) + 1) % len(self.players)
         self.drew_this_turn = False
-
-
-class ChickenFoot(LowestTotalGame[ChickenFootOptions]):
-    declaration = DECLARATION
-    Options = ChickenFootOptions
-    Round = ChickenFootRound
-    out_rule = "cf.end"
-    last_tile_rule = "cf.end"
-
-    @classmethod
-    def tie_break(cls, options: ChickenFootOptions) -> str:
-        return "chicken-foot"  # cf.tie
-
-    @classmethod
-    def check_table(cls, players: tuple[str, ...], highest: int, options: ChickenFootOptions) -> None:
-        if highest not in cls.sets:
-            raise refuse(
-                "cf.players",
-                "Chicken Foot is played with a double-9, -12, -15 or -18 set, not double-{highest}.",
-                highest=highest,
-            )
-        if len(players) < 2:
-            raise refuse("cf.players", "Chicken Foot needs at least 2 players.")
-        needed = len(players) * options.hand_size
-        if needed > set_size(highest):
-            raise refuse(
-                "cf.players",
-                "{count} hands of {hand} need {needed} tiles, but a "
-                "double-{highest} set has only {size}: choose a bigger set.",
-                count=len(players),
-                hand=options.hand_size,
-                needed=needed,
-                highest=highest,
-                size=set_size(highest),
-            )
-
-    @classmethod
-    def round_setup(
-        cls,
-        number: int,
-        players: tuple[str, ...],
-        highest: int,
-        options: ChickenFootOptions,
-        finished: list[RoundRecord],
-    ) -> RoundSetup[ChickenFootOptions]:
-        # cf.start: whoever holds the round's double starts; the referee learns it from the play.
-        return RoundSetup(
-            players=players,
-            highest=highest,
-            options=options,
-            number=number,
-            double=cls.round_double(number, highest, options),
-            starter=None,
-            hand_size=options.hand_size,
-        )
-
-    @classmethod
-    def hand_points(cls, tiles: Iterable[Tile], options: ChickenFootOptions) -> int:
-        return face_points(tiles, options.double_blank)
-
-    @classmethod
-    def round_points(
-        cls, points: Mapping[str, int], end: RoundEnd, facts: RoundFacts, options: ChickenFootOptions
-    ) -> dict[str, int]:
-        result = dict(points)
-        out_penalty = options.double_out_penalty  # cf.house.double-out
-        if out_penalty and end.reason == "domino" and end.player in result and facts.get("out_on_double"):
-            result[end.player] = out_penalty
-        foot_penalty = options.open_foot_penalty  # cf.house.foot
-        if foot_penalty:
-            for name in facts.get("open_feet", ()):
-                result[name] += foot_penalty
-        return result
-
-    @classmethod
-    def rules_in_force(cls, options: ChickenFootOptions) -> list[str]:
-        return [
-            phrase("Double-blank 0-0 counts {points} (cf.score).", points=options.double_blank),
-            phrase(
-                "The spinner has {arms} arms (cf.spinner); {hand} tiles each.",
-                arms=options.arms,
-                hand=options.hand_size,
-            ),
-            phrase(
-                "Equal lowest totals: more zero-point rounds wins, then the smallest non-zero round (cf.tie)."
-            ),
-        ]

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from referee.look_alikes import invisible, skeletons
-from referee.rules import GAMES, GameOptions
+from referee.match.config import GameConfig, UnknownRound
+from referee.match.hands import HANDS_SHAPE, HandCheck, size_problem, tile_problem
 from referee.rules.base import (
     LEAVE,
-    PLAYERS_MOST,
     UNDO,
     Action,
     AnyGameRules,
@@ -25,7 +23,6 @@ from referee.rules.base import (
     EndReason,
     GameResult,
     HandEntry,
-    Phrase,
     RoundEnd,
     RoundFacts,
     RoundRecord,
@@ -33,151 +30,10 @@ from referee.rules.base import (
     RuleViolation,
     Standing,
     bad_request,
-    phrase,
     refuse,
     tile_error_text,
 )
 from referee.tiles import Tile, TileError, full_set
-
-MODES = ("referee", "scores")
-NAME_MAX = 40
-PLAYERS_MAX = PLAYERS_MOST
-
-
-HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
-
-
-def listing(items: Sequence[object]) -> Phrase:
-    """Several values (phrases) joined by ", ", each translated in its turn."""
-    names = [f"item{index}" for index in range(len(items))]
-    return Phrase(", ".join("{" + name + "}" for name in names), dict(zip(names, items)))
-
-
-class UnknownRound(LookupError):
-    """A round number the game does not have (HTTP 404)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameConfig:
-    """What is fixed when a game is created: validated once, never changed."""
-
-    game: str
-    mode: str
-    highest: int
-    players: tuple[str, ...]
-    options: GameOptions  # the game's own options dataclass (``rules.Options``)
-
-    @property
-    def rules(self) -> AnyGameRules:
-        return GAMES[self.game]
-
-    @classmethod
-    def from_json(cls, body: object) -> GameConfig:
-        if not isinstance(body, Mapping):
-            raise bad_request("The body must be a JSON object describing the game.")
-        unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
-        if unknown:
-            raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
-        game = body.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
-        rules = GAMES[game]
-        mode = body.get("mode", "referee")
-        if mode not in MODES:
-            raise bad_request('\'mode\' must be "referee" or "scores".', field="mode")
-        highest = body.get("set", rules.default_set)
-        if isinstance(highest, bool) or not isinstance(highest, int):
-            raise bad_request("'set' must be a whole number: the highest pip of the set.", field="set")
-        if highest not in rules.sets:
-            allowed = listing([phrase("double-{highest}", highest=n) for n in rules.sets])
-            raise refuse(
-                f"{rules.prefix}.players",
-                "{game} is played with {sets}, not double-{highest}.",
-                game=Phrase(rules.title),
-                sets=allowed,
-                highest=highest,
-            )
-        players = clean_player_names(body.get("players"), game)
-        raw_options = body.get("options")
-        if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
-            raw_options = {key: value for key, value in raw_options.items() if value is not None}
-        options = rules.parse_options(raw_options, highest, players)
-        rules.check_table(players, highest, options)
-        return cls(game, mode, highest, players, options)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "mode": self.mode,
-            "set": self.highest,
-            "players": list(self.players),
-            "options": self.options.to_json(),
-        }
-
-
-def _blank(ch: str) -> bool:
-    """Draws nothing on its own (a combining mark alone draws on nothing)."""
-    return invisible(ch) or unicodedata.category(ch) in ("Mn", "Me")
-
-
-def name_skeleton(name: str) -> frozenset[str]:
-    """What a name looks like (see ``referee.look_alikes``): two names look the same when
-    they share a skeleton."""
-    return skeletons(name)
-
-
-def clean_player_names(raw: Any, game: str) -> tuple[str, ...]:
-    """Names as players type them: trimmed, 1–40 characters, any script, no markup."""
-    if not isinstance(raw, list) or not raw:
-        raise bad_request("'players' must be a list of names, in turn order.", field="players")
-    if len(raw) > PLAYERS_MAX:
-        raise bad_request("At most {count} players.", field="players", count=PLAYERS_MAX)
-    names: list[str] = []
-    seen: set[str] = set()
-    for value in raw:
-        if not isinstance(value, str):
-            raise bad_request("Every player name must be a string.", field="players")
-        name = unicodedata.normalize("NFC", value).strip()
-        if not name:
-            raise bad_request("A player name cannot be empty.", field="players")
-        if len(name) > NAME_MAX:
-            raise bad_request(
-                "A player name has at most {count} characters.", field="players", count=NAME_MAX
-            )
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in name if ch != "\u200d"):
-            raise bad_request("The name {name!r} contains control characters.", field="players", name=name)
-        if all(_blank(ch) for ch in name):
-            raise bad_request(
-                "A player name needs at least one visible letter, digit or sign.", field="players"
-            )
-        if "<" in name or ">" in name:
-            raise bad_request("A player name may not contain '<' or '>'.", field="players")
-        GAMES[game].check_player_name(name)
-        if name.casefold() in seen:
-            raise bad_request(
-                "Two players are called {name!r}: names must be unique.", field="players", name=name
-            )
-        skeleton = name_skeleton(name)
-        twin = next((other for other in names if name_skeleton(other) & skeleton), None)
-        if twin is not None:
-            raise bad_request(
-                "The names {name!r} and {other!r} look the same: choose names the table can tell apart.",
-                field="players",
-                name=name,
-                other=twin,
-            )
-        seen.add(name.casefold())
-        names.append(name)
-    return tuple(names)
-
-
-@dataclass(frozen=True, slots=True)
-class HandCheck:
-    """The referee's view of one hand that is not booked (a photo read, a hand sent)."""
-
-    points: int  # by the game's own hand scoring
-    warnings: tuple[tuple[Tile | None, RuleViolation], ...]  # the tile (None: the whole hand), why
-    tracked: int | None  # the hand's size by the log, when the referee followed the round
 
 
 class Match:
@@ -518,71 +374,12 @@ class Match:
     def tile_problem(
         self, tile: Tile, player: str | None, on_table: frozenset[Tile], seen: Mapping[Tile, str | None]
     ) -> RuleViolation | None:
-        """Why ``tile`` cannot be in ``player``'s hand (outside the set, on the table, already
-        in a hand: ``seen`` maps the tiles counted so far to their hand), or None.
-        ``player`` is None for a hand nobody is named for yet (a photo)."""
-        highest = self.config.highest
-        if not tile.in_set(highest):
-            if player is None:
-                return refuse(
-                    "tiles", "There is no {tile} in a double-{highest} set.", tile=tile, highest=highest
-                )
-            return refuse(
-                "tiles",
-                "There is no {tile} in a double-{highest} set ({player}'s hand).",
-                tile=tile,
-                highest=highest,
-                player=player,
-            )
-        if tile in on_table:
-            if player is None:
-                return refuse(
-                    "unique", "{tile} is already on the table, so it cannot be in a hand.", tile=tile
-                )
-            return refuse(
-                "unique",
-                "{tile} is already on the table, so it cannot be in {player}'s hand.",
-                tile=tile,
-                player=player,
-            )
-        if tile in seen:
-            other = seen[tile]
-            if other == player and player is None:
-                return refuse("unique", "{tile} is read twice: each tile exists once.", tile=tile)
-            if other == player:
-                return refuse(
-                    "unique",
-                    "{tile} is entered twice in {player}'s hand: each tile exists once.",
-                    tile=tile,
-                    player=player,
-                )
-            if player is None:
-                return refuse(
-                    "unique",
-                    "{tile} is also in {other}'s hand: each tile exists once.",
-                    tile=tile,
-                    other=other,
-                )
-            return refuse(
-                "unique",
-                "{tile} is entered in both {other}'s and {player}'s hands: each tile exists once.",
-                tile=tile,
-                other=other,
-                player=player,
-            )
-        return None
+        """Why ``tile`` cannot be in ``player``'s hand in this game's set (``hands.tile_problem``)."""
+        return tile_problem(tile, player, on_table, seen, self.config.highest)
 
     def size_problem(self, player: str, count: int, sizes: Mapping[str, int]) -> RuleViolation | None:
         """The refusal when ``count`` tiles disagree with the hand the referee tracked."""
-        if player in sizes and count != sizes[player]:
-            return refuse(
-                "hidden",
-                "{player} holds {count} tiles by the log, but {entered} were entered.",
-                player=player,
-                count=sizes[player],
-                entered=count,
-            )
-        return None
+        return size_problem(player, count, sizes)
 
     def check_hand(
         self,
