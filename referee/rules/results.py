@@ -73,6 +73,7 @@ class LedgerEntry(TypedDict):
     open: bool
     remembered: int
     took_pot: bool
+    pot_taken: int  # the pot this player's account took this round, inside ``points``
 
 
 class LedgerRow(TypedDict):

@@ -90,7 +90,8 @@ def test_team_booking(rounds, options, first, second):
 
 def test_the_pot_waits_in_a_drawn_fish():
     standing = book([fish(1, Ana=3, Caro=4, Ben=5, Dan=2)], fish="one")
-    assert standing.detail.pot == 14 and standing.detail.ledger[-1]["team_points"] == [0, 0]
+    # team_points: each team's own score for the round (API.md), before the pot takes them
+    assert standing.detail.pot == 14 and standing.detail.ledger[-1]["team_points"] == [7, 7]
 
 
 def test_kz_score_zero_applies_to_each_hand_of_a_team():
@@ -203,3 +204,15 @@ def test_random_team_games(seed, fish_rule):
         before = [r.to_json() for r in match.rounds[:-1]]
         match.undo()
         assert [r.to_json() for r in match.rounds] == before and not match.finished
+
+
+def test_team_points_are_the_rounds_own_score_not_the_pot_it_took():
+    """API.md: ``team_points`` is each team's score for the round as kz.teams defines it,
+    before fish-to-one transfers and the pot; the pot taken is its own entry of the ledger."""
+    drawn = fish(1, Ana=5, Caro=5, Ben=6, Dan=4)  # 10 against 10 in a fish to one: a pot of 20
+    standing = book([drawn, went_out(2, "Ben", Ana=3, Caro=4, Dan=9)], fish="one")
+    last = standing.detail.ledger[-1]
+    assert last["team_points"] == [7, 0]  # Ana and Caro scored 7; Ben went out: 0
+    assert last["players"]["Ana"]["points"] == 27 and last["players"]["Ana"]["pot_taken"] == 20
+    assert last["players"]["Ben"]["pot_taken"] == 0 and standing.detail.pot == 0
+    assert standing.totals["Ana"] == 27

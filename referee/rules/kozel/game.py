@@ -210,6 +210,7 @@ def book_game(
         scores = list(side_hands)
         resets: set[int] = set()
         pot_taker: int | None = None
+        pot_taken = 0
         drawn = False
         if fish and options.fish == "one":
             taker = _single_highest_side(side_hands)
@@ -225,7 +226,7 @@ def book_game(
                 resets = {out_side}  # kz.score.reset
             taker = _single_highest_side(side_hands) if pot else None
         if pot and not drawn and taker is not None:
-            pot_taker = taker
+            pot_taker, pot_taken = taker, pot
             scores[taker] += pot
             pot = 0
         for index in range(count):
@@ -255,12 +256,15 @@ def book_game(
                     "open": is_open[side_of[name]],
                     "remembered": remembered[side_of[name]],
                     "took_pot": side_of[name] == pot_taker,
+                    "pot_taken": pot_taken if side_of[name] == pot_taker else 0,
                 }
                 for name in players
             },
         }
         if options.teams:
-            row["team_points"] = list(scores)
+            # API.md: each team's own score for the round (kz.teams), before the fish-to-one
+            # transfer and the pot; the ledger's points above are what each team booked.
+            row["team_points"] = list(side_hands)
         ledger.append(row)
         reached = [index for index in range(count) if account[index] >= options.lose_at]
         if reached:

@@ -612,6 +612,7 @@ def test_seed_went_out_example():
         "open": False,
         "remembered": 0,
         "took_pot": False,
+        "pot_taken": 0,
     }
     assert row["players"]["Olya"] == {
         "before": 7,
@@ -621,6 +622,7 @@ def test_seed_went_out_example():
         "open": True,
         "remembered": 0,
         "took_pot": False,
+        "pot_taken": 0,
     }
     assert standing.finished is False
     assert standing.result is None and standing.detail is not None
@@ -686,6 +688,7 @@ def test_seed_pot_of_35_waits_for_a_single_highest_score():
     assert standing.totals["Olya"] == 6 + 9 + 35
     row = list(standing.detail.ledger)[-1]["players"]
     assert row["Olya"]["took_pot"] is True and row["Olya"]["points"] == 44
+    assert row["Olya"]["pot_taken"] == 35 and row["Masha"]["pot_taken"] == 0
     assert row["Masha"]["took_pot"] is False
 
     standing = book([tie, fish(2, "Alex", Masha=4, Alex=20, Olya=3, Serg=1)], fish="one")
