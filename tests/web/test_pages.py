@@ -387,6 +387,7 @@ def test_kozel_scoresheet_shows_remembered_open_fish_pot_goat_and_ratings(client
     assert state["goats"] == ["Olya"]
     sheet = text(client.get(f"/games/{gid}/scoresheet"))
     assert "kz-cell took-pot" in sheet
+    assert '<span class="kz-points">20 <span class="kz-pot">+27 ' in sheet  # the pot: its own entry
     assert re.search(r"Goat: <strong>Olya</strong>", sheet)
     for name, points in state["rating"].items():
         assert f"{name} {points}" in sheet
