@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from flask import Blueprint, Response, current_app, jsonify, url_for
+from flask import Blueprint, Response, jsonify, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.match import GameConfig
@@ -16,13 +16,13 @@ from referee.store import StoredGame
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
 from referee.web.json_answers import (
-    HTTP_MESSAGES,
     ApiError,
     change_key,
+    crash_answer,
     expected_version,
     json_body,
-    refusal,
     round_number,
+    state_answer,
 )
 from referee.web.openapi import openapi_document
 from referee.web.safety import csv_cell
@@ -34,18 +34,12 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 install_json_refusals(bp)
 
 
-@bp.errorhandler(Exception)
-def _crash(error: Exception) -> ResponseReturnValue:  # pragma: no cover - the safety net for the unforeseen
-    current_app.logger.exception("API error")
-    return refusal(500, HTTP_MESSAGES[500])
+bp.register_error_handler(Exception, crash_answer)
 
 
 def answer(game: StoredGame, status: int = 200) -> Response:
-    response = jsonify(game.state())
-    response.status_code = status
-    if status == 201:
-        response.headers["Location"] = url_for("api.game_state", game_id=game.id)
-    return response
+    location = url_for("api.game_state", game_id=game.id) if status == 201 else None
+    return state_answer(game.state(), status, location)
 
 
 @bp.post("/games")

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from referee.rules.book import rule_text
@@ -101,3 +101,18 @@ def expected_version(body: Any) -> int | None:
     if isinstance(version, bool) or not isinstance(version, int):
         raise ApiError(400, "'version' must be a whole number.")
     return version
+
+
+def state_answer(state: dict[str, Any], status: int = 200, location: str | None = None) -> Response:
+    """A game's or a night's state as the API answers it; a creation (201) says where it lives."""
+    response = jsonify(state)
+    response.status_code = status
+    if location is not None:
+        response.headers["Location"] = location
+    return response
+
+
+def crash_answer(error: Exception) -> tuple[Response, int]:  # pragma: no cover - the unforeseen
+    """The API's safety net: logged, and answered in the API's shape (nothing was changed)."""
+    current_app.logger.exception("API error")
+    return refusal(500, HTTP_MESSAGES[500])

@@ -4,14 +4,14 @@ the games API (its state names its night, stage and table)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from referee.nights import NightConfig, NightRefused
 from referee.store import NightNotFound, StoredNight
 from referee.web.db import get_store
 from referee.web.errors import install_json_refusals
-from referee.web.json_answers import HTTP_MESSAGES, change_key, json_body, refusal
+from referee.web.json_answers import change_key, crash_answer, json_body, refusal, state_answer
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")
 
@@ -30,18 +30,12 @@ def _no_night(error: NightNotFound) -> ResponseReturnValue:
     return refusal(404, f"There is no club night {error.args[0]!r}.")
 
 
-@bp.errorhandler(Exception)
-def _crash(error: Exception) -> ResponseReturnValue:  # pragma: no cover - the safety net for the unforeseen
-    current_app.logger.exception("API error")
-    return refusal(500, HTTP_MESSAGES[500])
+bp.register_error_handler(Exception, crash_answer)
 
 
 def answer(night: StoredNight, status: int = 200) -> Response:
-    response = jsonify(night.state())
-    response.status_code = status
-    if status == 201:
-        response.headers["Location"] = url_for("nights_api.night_state", night_id=night.id)
-    return response
+    location = url_for("nights_api.night_state", night_id=night.id) if status == 201 else None
+    return state_answer(night.state(), status, location)
 
 
 @bp.post("/nights")
