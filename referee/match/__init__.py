@@ -11,6 +11,8 @@ from referee.match.config import (
     GameConfig,
     UnknownRound,
     clean_player_names,
+    game_and_mode,
+    given_options,
     listing,
     name_skeleton,
 )
@@ -27,6 +29,8 @@ __all__ = [
     "Match",
     "UnknownRound",
     "clean_player_names",
+    "game_and_mode",
+    "given_options",
     "listing",
     "name_skeleton",
     "size_problem",

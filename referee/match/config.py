@@ -23,6 +23,27 @@ def listing(items: Sequence[object]) -> Phrase:
     return Phrase(", ".join("{" + name + "}" for name in names), dict(zip(names, items)))
 
 
+def game_and_mode(body: Mapping[str, Any]) -> tuple[str, AnyGameRules, str]:
+    """The ``game`` (its key and rules) and ``mode`` of a creation body (a game's or a club
+    night's, API.md), or the 400 that refuses them."""
+    game = body.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
+    mode = body.get("mode", "referee")
+    if mode not in MODES:
+        raise bad_request('\'mode\' must be "referee" or "scores".', field="mode")
+    return game, GAMES[game], mode
+
+
+def given_options(body: Mapping[str, Any]) -> object:
+    """The body's ``options`` as the game parses them: an option given as null is the
+    default (API.md), so it is left out."""
+    raw_options = body.get("options")
+    if isinstance(raw_options, Mapping):
+        return {key: value for key, value in raw_options.items() if value is not None}
+    return raw_options
+
+
 class UnknownRound(LookupError):
     """A round number the game does not have (HTTP 404)."""
 
@@ -48,13 +69,7 @@ class GameConfig:
         unknown = sorted(set(body) - {"game", "players", "set", "mode", "options"})
         if unknown:
             raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
-        game = body.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
-        rules = GAMES[game]
-        mode = body.get("mode", "referee")
-        if mode not in MODES:
-            raise bad_request('\'mode\' must be "referee" or "scores".', field="mode")
+        game, rules, mode = game_and_mode(body)
         highest = body.get("set", rules.default_set)
         if isinstance(highest, bool) or not isinstance(highest, int):
             raise bad_request("'set' must be a whole number: the highest pip of the set.", field="set")
@@ -68,10 +83,7 @@ class GameConfig:
                 highest=highest,
             )
         players = clean_player_names(body.get("players"), game)
-        raw_options = body.get("options")
-        if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
-            raw_options = {key: value for key, value in raw_options.items() if value is not None}
-        options = rules.parse_options(raw_options, highest, players)
+        options = rules.parse_options(given_options(body), highest, players)
         rules.check_table(players, highest, options)
         return cls(game, mode, highest, players, options)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.look_alikes import skeletons
-from referee.match import MODES, clean_player_names, listing
+from referee.match import clean_player_names, game_and_mode, given_options, listing
 from referee.rules import GAMES
 from referee.rules.base import AnyGameRules, BadRequest, Phrase, RuleViolation, bad_request, phrase
 from referee.tiles import Tile
@@ -208,19 +208,10 @@ class NightConfig:
         if unknown:
             raise bad_request("Unknown field {name!r}.", field=unknown[0], name=unknown[0])
         name = _night_name(body.get("name"))
-        game = body.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise bad_request("'game' must be one of {games}.", field="game", games=", ".join(GAMES))
-        rules = GAMES[game]
-        mode = body.get("mode", "referee")
-        if mode not in MODES:
-            raise bad_request('\'mode\' must be "referee" or "scores".', field="mode")
+        game, rules, mode = game_and_mode(body)
         highest = _night_set(body, rules)
         players = night_players(body.get("players"), game)
-        raw_options = body.get("options")
-        if isinstance(raw_options, Mapping):  # an option given as null is the default (API.md)
-            raw_options = {key: value for key, value in raw_options.items() if value is not None}
-        options = rules.parse_options(raw_options, highest, players)
+        options = rules.parse_options(given_options(body), highest, players)
         seating = body.get("seating")
         if seating not in SEATINGS:
             raise bad_request(

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import g, has_request_context
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -92,6 +93,9 @@ class WholeNumberField(IntegerField):
 def pin_format(message: Any) -> Regexp:
     """The validator of a PIN field: 4 to 12 ASCII digits."""
     return Regexp(PIN_DIGITS, message=message)
+
+
+PIN_FORMAT = pin_format(_l("A PIN is 4 to 12 digits."))  # the owner's and a table's PIN fields
 
 
 class Form(FlaskForm):

@@ -19,7 +19,7 @@ from wtforms.validators import InputRequired, Optional
 
 from referee.store import GameNotFound
 from referee.web.db import get_store
-from referee.web.forms import Form, pin_format
+from referee.web.forms import PIN_FORMAT, Form, pin_format
 from referee.web.safety import own_path
 from referee.web.service import (
     OWNER_KEY,
@@ -39,8 +39,6 @@ from referee.web.service import (
 )
 
 bp = Blueprint("owner", __name__)
-
-PIN_FORMAT = pin_format(_l("A PIN is 4 to 12 digits."))
 
 
 # ----------------------------------------------------------------------------- the owner PIN

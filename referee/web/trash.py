@@ -36,7 +36,7 @@ from referee.rules.base import RuleViolation
 from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
 from referee.web.db import get_store
 from referee.web.extensions import csrf
-from referee.web.forms import Form, pin_format
+from referee.web.forms import PIN_FORMAT, Form
 from referee.web.i18n import game_title, translate_violation
 from referee.web.json_answers import refusal
 from referee.web.service import (
@@ -52,8 +52,6 @@ from referee.web.service import (
 from referee.web.views import paged
 
 bp = Blueprint("trash", __name__)
-
-PIN_FORMAT = pin_format(_l("A PIN is 4 to 12 digits."))
 
 
 # ----------------------------------------------------------------------------- to the trash
