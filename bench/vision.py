@@ -1,11 +1,20 @@
-"""``python -m bench vision [FOLDER] [--count N] [--seed S]``: how well photos are read.
+"""``python -m bench vision [FOLDER] [--variants] [--reader classic|learned] [--count N] [--seed S]``:
+how well photos are read.
 
 FOLDER holds photos and a ``labels.json`` (``{"photos": [{"file", "tiles", ...}]}``, the
 format of ``../shared/photos/``). For the folder it prints tile recall and precision, the
 share of tiles read exactly (both halves), the share of photos whose pip total is exactly
 right before any correction, the median and maximum seconds per photo, and last one JSON
 object with the keys ``tile_recall``, ``tile_precision``, ``tiles_exact``,
-``photos_total_exact``, ``seconds_median``, ``seconds_max``, ``photos``.
+``photos_total_exact``, ``seconds_median``, ``seconds_max``, ``photos``, ``sure_precision``
+(the share of tiles read as sure that are right) and ``sure_share`` (the share of tiles read
+that are sure).
+
+``--variants`` also reads every photo changed as a phone or a room changes it (mirrored,
+turned 90°, 180°, 270° and 15°, 25 % darker and brighter, warmer and cooler, JPEG quality
+50, half size, blurred, noisy) and prints the same keys per kind and over all (the last JSON
+line then has ``kinds`` and ``all``). ``--reader learned`` measures the learned reader
+(``referee.vision.model``) instead of the app's.
 
 The labels name no positions, so tiles are matched as multisets per photo: recall is
 min(tiles read, tiles labelled) over tiles labelled, precision the same over tiles read,
@@ -24,10 +33,11 @@ import statistics
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from referee.vision import PhotoError, read_photo
+from referee.vision import PhotoError, Reading, read_photo
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
 
@@ -40,17 +50,38 @@ def _highest(photo: dict[str, Any]) -> int:
     return 12
 
 
-def measure(folder: Path, verbose: bool = True) -> dict[str, Any]:
+Reader = Callable[[bytes, int], Reading]
+
+
+def learned_reader(data: bytes, highest: int) -> Reading:
+    """The learned reader on the photo's bytes (decoded as the app decodes them)."""
+    from referee.vision.decode import decode
+    from referee.vision.learned import read_learned
+
+    return read_learned(decode(data), highest)
+
+
+def measure(
+    folder: Path,
+    verbose: bool = True,
+    reader: Reader = read_photo,
+    change: Callable[[bytes], bytes] | None = None,
+) -> dict[str, Any]:
     labels = json.loads((folder / "labels.json").read_text())
-    labelled = read = matched_count = exact = totals = 0
+    labelled = read = matched_count = exact = totals = sure = sure_right = 0
     seconds: list[float] = []
     for photo in labels["photos"]:
         data = (folder / photo["file"]).read_bytes()
+        if change is not None:
+            data = change(data)
         want = Counter(str(t) for t in photo["tiles"])
         start = time.perf_counter()
         try:
-            reading = read_photo(data, _highest(photo))
+            reading = reader(data, _highest(photo))
             got = Counter(str(t.tile) for t in reading.tiles)
+            sure_tiles = Counter(str(t.tile) for t in reading.tiles if t.sure)
+            sure += sum(sure_tiles.values())
+            sure_right += sum((sure_tiles & want).values())
             pips = reading.pips
         except PhotoError as error:
             got, pips = Counter(), -1
@@ -85,6 +116,8 @@ def measure(folder: Path, verbose: bool = True) -> dict[str, Any]:
         "seconds_median": round(statistics.median(seconds), 3) if seconds else 0.0,
         "seconds_max": round(max(seconds), 3) if seconds else 0.0,
         "photos": photos,
+        "sure_precision": round(sure_right / sure, 4) if sure else 1.0,
+        "sure_share": round(sure / read, 4) if read else 0.0,
     }
 
 
@@ -97,12 +130,97 @@ def _summary(name: str, figures: dict[str, Any]) -> None:
     )
 
 
+def measure_variants(folder: Path, reader: Reader, verbose: bool) -> dict[str, Any]:
+    """Every photo as it is and changed in each of the kinds of ``bench.variants``: the
+    figures per kind, and over all the changed photos."""
+    from bench.variants import KINDS
+
+    kinds: dict[str, dict[str, Any]] = {"as_is": measure(folder, verbose=False, reader=reader)}
+    _summary("as it is", kinds["as_is"])
+    for name, change in KINDS.items():
+        kinds[name] = measure(folder, verbose=False, reader=reader, change=change)
+        _summary(name, kinds[name])
+    changed = [figures for name, figures in kinds.items() if name != "as_is"]
+    labelled = _labelled(folder)
+    everything = {
+        key: round(statistics.fmean(f[key] for f in changed), 4)
+        for key in (
+            "tile_recall",
+            "tile_precision",
+            "tiles_exact",
+            "photos_total_exact",
+            "sure_precision",
+            "sure_share",
+        )
+    }
+    everything["worst_kind_tiles_exact"] = min(f["tiles_exact"] for f in changed)
+    everything["photos"] = sum(f["photos"] for f in changed)
+    everything["tiles"] = labelled * len(changed)
+    _ = verbose
+    return {"kinds": kinds, "all": everything}
+
+
+def calibrate(folder: Path, reader: Reader, precision: float = 0.995) -> dict[str, Any]:
+    """The lowest confidence above which at least ``precision`` of the tiles read on the
+    synthetic photos of ``folder`` (labels with boxes) are right; a tile read where none is
+    labelled counts as wrong. How the app's threshold of a sure tile was chosen."""
+    labels = json.loads((folder / "labels.json").read_text())
+    scored: list[tuple[float, bool]] = []
+    for photo in labels["photos"]:
+        reading = reader((folder / photo["file"]).read_bytes(), _highest(photo))
+        truth = list(zip(photo["tiles"], photo["boxes"], strict=True))
+        for read in reading.tiles:
+            right = any(str(read.tile) == tile and _box_overlap(read.box, box) > 0.5 for tile, box in truth)
+            scored.append((read.confidence, right))
+    scored.sort(reverse=True)
+    threshold = 1.0 + 1e-9  # none sure until a confidence earns it
+    right_so_far = 0
+    for n, (confidence, right) in enumerate(scored, 1):
+        right_so_far += right
+        # a threshold takes every tile of its confidence: only where the next one is lower
+        last_of_its_confidence = n == len(scored) or scored[n][0] < confidence
+        if last_of_its_confidence and right_so_far / n >= precision:
+            threshold = confidence
+    sure = [right for confidence, right in scored if confidence >= threshold]
+    return {
+        "threshold": threshold,
+        "tiles_read": len(scored),
+        "sure_share": round(len(sure) / max(1, len(scored)), 4),
+        "sure_precision": round(sum(sure) / max(1, len(sure)), 4),
+    }
+
+
+def _box_overlap(a: Any, b: Any) -> float:
+    ax, ay, aw, ah = (int(v) for v in a)
+    bx, by, bw, bh = (int(v) for v in b)
+    w = max(0, min(ax + aw, bx + bw) - max(ax, bx))
+    h = max(0, min(ay + ah, by + bh) - max(ay, by))
+    return float(w * h) / max(1, min(aw * ah, bw * bh))
+
+
+def _labelled(folder: Path) -> int:
+    labels = json.loads((folder / "labels.json").read_text())
+    return sum(len(photo["tiles"]) for photo in labels["photos"])
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench vision", description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, help="a folder with photos and labels.json")
     parser.add_argument("--count", type=int, default=200, help="synthetic photos when no FOLDER (200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the synthetic set (1)")
     parser.add_argument("--size", default="4000x3000", help="synthetic photo size (4000x3000, 12 MP)")
+    parser.add_argument("--variants", action="store_true", help="also read each photo changed in 13 ways")
+    parser.add_argument(
+        "--reader",
+        choices=("classic", "learned"),
+        default="classic",
+        help="the reader measured (the app's: classic)",
+    )
+    parser.add_argument(
+        "--scenes",
+        action="store_true",
+        help="the synthetic set drawn by the learned reader's generator (double-6 to double-18, any table)",
+    )
     parser.add_argument(
         "--plain",
         action="store_true",
@@ -119,30 +237,47 @@ def main(argv: list[str]) -> None:
         help="also lay a quarter of the synthetic photos' tiles in a seamless grid, half on a white table",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
+    parser.add_argument(
+        "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
+    )
     args = parser.parse_args(argv)
+    reader: Reader = learned_reader if args.reader == "learned" else read_photo
+    if args.calibrate:
+        from referee.vision.scenes import write_set as write_scenes
+
+        w, h = (int(v) for v in args.size.lower().split("x"))
+        with tempfile.TemporaryDirectory() as tmp:
+            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h))
+            print(json.dumps(calibrate(Path(tmp), reader)), flush=True)
+        return
     if args.folder is not None:
-        figures = measure(args.folder, verbose=not args.quiet)
+        if args.variants:
+            result = measure_variants(args.folder, reader, verbose=not args.quiet)
+            print(json.dumps(result), flush=True)
+            return
+        figures = measure(args.folder, verbose=not args.quiet, reader=reader)
         _summary(str(args.folder), figures)
         print(json.dumps(figures), flush=True)
         return
     if (REAL / "labels.json").exists():
         print(f"Real photos ({REAL}):")
-        _summary("real photos", measure(REAL, verbose=not args.quiet))
-    from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set
-
+        _summary("real photos", measure(REAL, verbose=not args.quiet, reader=reader))
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
-        kind = ("plain " if args.plain else "") + ("thick " if args.thick else "")
-        print(f"Synthetic {kind}photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
-        write_set(
-            Path(tmp),
-            args.count,
-            seed=args.seed,
-            size=(w, h),
-            plain=args.plain,
-            thick=args.thick,
-            grids=args.grids,
-        )
-        figures = measure(Path(tmp), verbose=not args.quiet)
+        if args.scenes:
+            from referee.vision.scenes import write_set as write_scenes
+
+            print(f"Synthetic scenes ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
+            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h))
+        else:
+            from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set
+
+            kind = ("plain " if args.plain else "") + ("thick " if args.thick else "")
+            print(f"Synthetic {kind}photos ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
+            write_set(
+                Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain, thick=args.thick,
+                grids=args.grids,
+            )  # fmt: skip
+        figures = measure(Path(tmp), verbose=not args.quiet, reader=reader)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)

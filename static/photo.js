@@ -25,7 +25,8 @@
   var added = $("[data-photo-added]"), summary = $("[data-photo-summary]"), warningsList = $("[data-photo-warnings]");
   var addButton = $("[data-photo-add]"), removeButton = $("[data-photo-remove]"), closeButton = $("[data-photo-close]");
   var picker = $("[data-photo-picker]"), pickerLabel = $("[data-photo-picker-label]");
-  var UNSURE = 0.8;
+  // the reader says which tiles are sure (right at least 99 times in 100): a person looks at the others
+  function unsure(item) { return !item.sure; }
 
   var state = { items: [], selected: -1, adding: false, target: null, player: null, width: 1, height: 1, seq: 0 };
 
@@ -77,13 +78,13 @@
 
   function labelFor(item) {
     if (!item.box) return say("added", { tile: item.tile });
-    return say(item.confidence < UNSURE ? "box_unsure" : "box", { tile: item.tile });
+    return say(unsure(item) ? "box_unsure" : "box", { tile: item.tile });
   }
 
   function button(item, index, warned) {
     var b = document.createElement("button");
     b.type = "button";
-    b.className = "photo-box" + (item.confidence < UNSURE ? " unsure" : "") + (warned ? " warned" : "") +
+    b.className = "photo-box" + (unsure(item) ? " unsure" : "") + (warned ? " warned" : "") +
       (index === state.selected ? " selected" : "");
     b.dataset.index = index;
     b.dataset.tile = item.tile;
@@ -91,7 +92,7 @@
     b.setAttribute("aria-label", labelFor(item) + (warned ? " — " + (warned.text || warned.error) : ""));
     var label = document.createElement("span");
     label.className = "photo-label";
-    label.textContent = item.tile + (item.confidence < UNSURE ? " ?" : "") + (warned ? " ⚠" : "");
+    label.textContent = item.tile + (unsure(item) ? " ?" : "") + (warned ? " ⚠" : "");
     b.appendChild(label);
     return b;
   }
@@ -182,10 +183,10 @@
 
   function pick(tile) {
     if (state.adding) {
-      state.items.push({ tile: tile, confidence: 1, box: null });
+      state.items.push({ tile: tile, confidence: 1, sure: true, box: null });
       state.adding = false;
     } else if (state.selected >= 0) {
-      state.items[state.selected] = { tile: tile, confidence: 1, box: state.items[state.selected].box };
+      state.items[state.selected] = { tile: tile, confidence: 1, sure: true, box: state.items[state.selected].box };
       var back = boxes.querySelector('[data-index="' + state.selected + '"]');
       state.selected = -1;
       if (back) back.focus();
@@ -232,7 +233,7 @@
       state.read = true;
       state.width = body.width || 1;
       state.height = body.height || 1;
-      state.items = (body.tiles || []).map(function (t) { return { tile: t.tile, confidence: t.confidence, box: t.box }; });
+      state.items = (body.tiles || []).map(function (t) { return { tile: t.tile, confidence: t.confidence, sure: t.sure === true, box: t.box }; });
       stage.style.aspectRatio = state.width + " / " + state.height;
       // the whole photo in view: no taller than most of the screen
       stage.style.maxWidth = "min(100%, calc(62vh * " + state.width + " / " + state.height + "))";

@@ -17,6 +17,9 @@ class ReadTile:
     tile: Tile  # the tile read (smaller half first, as Tile does)
     confidence: float  # 0..1: low when a half's pip count or the tile's outline is unsure
     box: tuple[int, int, int, int]  # x, y, w, h in the photo's pixels after EXIF rotation
+    # right at least 99 times in 100 by the reader's calibration (docs/VISION.md); the page asks
+    # a person to look at every tile that is not sure
+    sure: bool = False
 
 
 @dataclass(frozen=True, slots=True)

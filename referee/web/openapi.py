@@ -518,8 +518,17 @@ def photo_schemas() -> Schema:
     total = of("integer", minimum=0, description="The hand's points by the game's scoring.")
     box = array(of("integer", minimum=0), minItems=4, maxItems=4, description=BOX)
     read = obj(
-        {"tile": CANONICAL_TILE, "confidence": of("number", minimum=0, maximum=1), "box": box},
-        *("tile", "confidence", "box"),
+        {
+            "tile": CANONICAL_TILE,
+            "confidence": of("number", minimum=0, maximum=1),
+            "sure": of(
+                "boolean",
+                description="True only where the reader's calibration puts the reading right at least "
+                "99 times in 100; a person looks at every tile that is not sure.",
+            ),
+            "box": box,
+        },
+        *("tile", "confidence", "sure", "box"),
     )
     hand = array(TILE, maxItems=60)
     return {

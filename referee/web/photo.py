@@ -31,7 +31,6 @@ from referee.web.views import suit_rows
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).
 MAX_PHOTO_REQUEST = MAX_PHOTO_BYTES + 64 * 1024
-UNSURE_BELOW = 0.8  # a tile read with less confidence is marked for a second look
 SENDS_PER_MINUTE = 30  # hands sent to one game per minute, all phones together
 HAND_MAX = 60  # more tiles than any hand can hold: a send with more is not a hand
 
@@ -109,6 +108,7 @@ def read_hand_photo(game_id: str, number: str) -> ResponseReturnValue:
                 {
                     "tile": str(read.tile),
                     "confidence": round(float(read.confidence), 3),
+                    "sure": bool(read.sure),
                     "box": list(read.box),
                 }
                 for read in reading.tiles

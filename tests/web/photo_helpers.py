@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover - the reader's package not there yet
         tile: Tile
         confidence: float
         box: tuple[int, int, int, int]
+        sure: bool = False
 
     @dataclass(frozen=True, slots=True)
     class Reading:  # type: ignore[no-redef]
@@ -26,8 +27,13 @@ except ImportError:  # pragma: no cover - the reader's package not there yet
         tiles: tuple[ReadTile, ...]
 
 
+SURE_FROM = 0.9  # the stand-in reads a tile as sure from this confidence
+
+
 def reading(*tiles: tuple[str, float, tuple[int, int, int, int]], width: int = 800, height: int = 600) -> Any:
-    return Reading(width, height, tuple(ReadTile(Tile.parse(t), c, box) for t, c, box in tiles))
+    return Reading(
+        width, height, tuple(ReadTile(Tile.parse(t), c, box, c >= SURE_FROM) for t, c, box in tiles)
+    )
 
 
 def fixed_reader(monkeypatch, result: Any) -> list[tuple[bytes, int]]:

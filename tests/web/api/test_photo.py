@@ -39,10 +39,10 @@ def test_a_reading_with_its_total_and_warnings(client, api, game, monkeypatch):
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert body["tiles"] == [
-        {"tile": "5-12", "confidence": 0.97, "box": [10, 20, 100, 50]},
-        {"tile": "3-3", "confidence": 0.55, "box": [200, 20, 100, 50]},
-        {"tile": "0-0", "confidence": 0.9, "box": [0, 0, 5, 5]},
-    ]
+        {"tile": "5-12", "confidence": 0.97, "sure": True, "box": [10, 20, 100, 50]},
+        {"tile": "3-3", "confidence": 0.55, "sure": False, "box": [200, 20, 100, 50]},
+        {"tile": "0-0", "confidence": 0.9, "sure": True, "box": [0, 0, 5, 5]},
+    ]  # sure: the reader's own flag, passed on as it is (the stand-in's is confidence >= 0.9)
     assert body["total"] == 17 + 6 + 50  # the double-blank counts 50 in Mexican Train
     assert [(w["tile"], w["rule"]) for w in body["warnings"]] == [("5-12", "unique")]
     assert "already on the table" in body["warnings"][0]["error"]

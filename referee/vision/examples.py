@@ -1,0 +1,157 @@
+"""The training examples of the reader's two networks, drawn from synthetic scenes
+(``referee.vision.scenes``): plain numpy, so that they can be looked at and tested without
+the training's own dependencies (``referee.vision.train``)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import cv2
+import numpy as np
+
+from referee.vision import geometry as g
+from referee.vision.model import VIEWS
+from referee.vision.scenes import Scene, draw_scene, labelled
+
+TRAIN_SIDE = 512  # the finder trains on photos reduced to this side (it reads at FINDER_SIDE)
+VALIDATION_SEED = 1_000_000_000  # validation photos' seeds start here; training's never reach it
+SHAPES = ((4, 3), (3, 4), (1, 1), (16, 9), (9, 16))
+
+
+def scene_for(seed: int) -> tuple[Scene, float]:
+    """A training or validation scene and the factor from its pixels to the finder's."""
+    rng = random.Random(seed * 17 + 3)
+    a, b = rng.choice(SHAPES)
+    long_side = rng.choice(
+        (TRAIN_SIDE, int(TRAIN_SIDE * rng.uniform(1.2, 2.2)), int(TRAIN_SIDE * rng.uniform(1.2, 2.2)))
+    )
+    size = (long_side, long_side * b // a) if a >= b else (long_side * a // b, long_side)
+    width = None
+    if rng.random() < 0.15:
+        width = (0.18, 0.42)  # a close-up of a few tiles
+    elif rng.random() < 0.15:
+        width = (0.02, 0.05)  # many small tiles
+    scene = draw_scene(
+        seed, size, count=(1 if width and width[0] > 0.1 and rng.random() < 0.5 else None), tile_width=width
+    )
+    # the photo as saved and opened again: JPEG's blocks and colour loss
+    encoded = cv2.imencode(
+        ".jpg", cv2.cvtColor(scene.rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, scene.quality]
+    )[1]
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    assert decoded is not None
+    scene.rgb = cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)
+    return scene, TRAIN_SIDE / max(size)
+
+
+def finder_example(scene: Scene, factor: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The finder's input (3 x S x S), its targets (FINDER_CHANNELS x S/4 x S/4) and the weight
+    of each cell's heat (0 where a tile lies partly out of the photo: neither found nor missed)."""
+    h, w = scene.rgb.shape[:2]
+    small = cv2.resize(
+        scene.rgb, (max(1, round(w * factor)), max(1, round(h * factor))), interpolation=cv2.INTER_AREA
+    )
+    image = np.zeros((TRAIN_SIDE, TRAIN_SIDE, 3), np.float32)
+    image[: small.shape[0], : small.shape[1]] = g.normalise(small)
+    cells = TRAIN_SIDE // g.STRIDE
+    target = np.zeros((g.FINDER_CHANNELS, cells, cells), np.float32)
+    target[g.HEAT] = 0
+    weight = np.ones((cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
+    for tile in scene.tiles:
+        corners = tile.corners * factor / g.STRIDE
+        if tile.visible < 0.95:
+            if tile.visible > 0.05:
+                cv2.fillConvexPoly(weight, np.round(corners).astype(np.int32), 0.0)
+            continue
+        centre = corners.mean(axis=0)
+        u = corners[1] - corners[0]
+        v = corners[3] - corners[0]
+        length = float(np.linalg.norm(u + (corners[2] - corners[3])) / 2) * g.STRIDE
+        width = float(np.linalg.norm(v + (corners[2] - corners[1])) / 2) * g.STRIDE
+        angle = math.atan2(float(u[1]), float(u[0]))
+        sigma = max(0.6, width / g.STRIDE / 4)
+        blob = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * sigma * sigma))
+        cx, cy = int(centre[0]), int(centre[1])
+        if not (0 <= cx < cells and 0 <= cy < cells):
+            continue
+        blob[cy, cx] = 1.0
+        near = (blob > 0.45) & (blob >= target[g.HEAT])
+        target[g.HEAT] = np.maximum(target[g.HEAT], blob)
+        target[g.COS][near] = math.cos(2 * angle)
+        target[g.SIN][near] = math.sin(2 * angle)
+        target[g.LOG_LENGTH][near] = math.log(max(1.0, length) / g.SIZE_UNIT)
+        target[g.LOG_WIDTH][near] = math.log(max(1.0, width) / g.SIZE_UNIT)
+        target[g.DX][near] = centre[0] - xs[near]
+        target[g.DY][near] = centre[1] - ys[near]
+    return image.transpose(2, 0, 1), target, weight
+
+
+def _jitter(corners: np.ndarray, rng: random.Random, amount: float) -> np.ndarray:
+    centre = corners.mean(axis=0)
+    u = corners[1] - corners[0]
+    length = float(np.linalg.norm(u))
+    angle = rng.uniform(-0.09, 0.09) * amount
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+    scale = np.array([rng.uniform(0.9, 1.12), rng.uniform(0.88, 1.15)], np.float32) ** amount
+    axis_u = u / max(1e-6, length)
+    axis_v = np.array([-axis_u[1], axis_u[0]], np.float32)
+    local = np.stack([(corners - centre) @ axis_u, (corners - centre) @ axis_v], 1) * scale
+    moved = centre + (local[:, :1] * axis_u + local[:, 1:] * axis_v) @ rot.T
+    shift = np.array([rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05)], np.float32) * length * amount
+    return np.asarray(moved + shift, np.float32)
+
+
+def _colour_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    out = crop.astype(np.float32)
+    out = out * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
+    out = out * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
+    if rng.random() < 0.15:
+        out = out.mean(axis=2, keepdims=True).repeat(3, axis=2)
+    if rng.random() < 0.3:  # a low-resolution tile: its detail lost
+        f = rng.uniform(0.3, 0.75)
+        small = cv2.resize(out, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        out = np.asarray(cv2.resize(small, (g.CROP_W, g.CROP_H), interpolation=cv2.INTER_LINEAR), np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
+    """Crops of the scene and their labels (is a tile, left pips, right pips; -1: no label):
+    every tile, jittered as the finder's marks are and shown any way round, and as many crops
+    that are no tile (the table, the clutter, between two tiles, a tile cut by the frame)."""
+    crops: list[np.ndarray] = []
+    labels: list[tuple[int, int, int]] = []
+    h, w = scene.rgb.shape[:2]
+    tiles = labelled(scene)
+    for tile in tiles:
+        order, swap = rng.choice(VIEWS)
+        corners = _jitter(tile.corners, rng, 1.0)[list(order)]
+        left, right = (tile.halves[1], tile.halves[0]) if swap else tile.halves
+        crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
+        labels.append((1, left, right))
+    negatives = max(2, len(tiles) // 2 + 1)
+    for _ in range(negatives):
+        kind = rng.random()
+        base = rng.choice(scene.tiles) if scene.tiles else None
+        if base is not None and kind < 0.3:  # half a tile off along its length: a seam between two
+            u = base.corners[1] - base.corners[0]
+            corners = base.corners + u * rng.choice((-1, 1)) * rng.uniform(0.4, 0.6)
+        elif base is not None and kind < 0.45:  # the right place but the wrong size or direction
+            centre = base.corners.mean(axis=0)
+            if rng.random() < 0.5:
+                corners = centre + (base.corners - centre) * rng.choice((0.45, 2.1))
+            else:  # across the tile
+                turn = np.array([[0, -1], [1, 0]], np.float32)
+                corners = centre + (base.corners - centre) @ turn.T
+        elif base is not None and base.visible < 0.8 and kind < 0.6:
+            corners = base.corners
+        else:
+            size = min(h, w) * rng.uniform(0.04, 0.3)
+            corners = g.corners_of(
+                rng.uniform(0, w), rng.uniform(0, h), 2 * size, size, rng.uniform(0, math.pi)
+            )
+        corners = _jitter(np.asarray(corners, np.float32), rng, 0.5)
+        crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
+        labels.append((0, -1, -1))
+    return crops, labels

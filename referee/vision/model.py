@@ -1,0 +1,141 @@
+"""The learned reader: the finder and the counter (``referee.vision.geometry`` says what
+each sees and says), run with onnxruntime on the CPU. The networks' files ship in
+``referee/vision/models/``; ``python -m referee.vision.train`` makes them (docs/VISION.md).
+
+A reading: the finder marks tiles on the reduced photo; each mark is cut out of the photo
+at the analysis size, turned level and shown to the counter four times (as it lies, turned
+half a turn, and mirrored both ways: a photo mirrored or turned reads the same by
+construction), whose answers are averaged. A tile is kept when the counter says it is a
+face-up tile; its confidence is how sure the counter is of the tile and of both halves, and
+it is ``sure`` when that is above the threshold measured on synthetic photos the networks
+never trained on (``reader.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from referee.vision import geometry as g
+
+MODELS = Path(__file__).resolve().parent / "models"
+Network = Callable[[np.ndarray], np.ndarray]
+
+# the four ways a crop is shown to the counter: corner orders of the tile (see geometry.crop)
+# and whether its halves come out swapped
+VIEWS: tuple[tuple[tuple[int, int, int, int], bool], ...] = (
+    ((0, 1, 2, 3), False),  # as found
+    ((2, 3, 0, 1), True),  # turned half a turn
+    ((3, 2, 1, 0), False),  # mirrored across its length
+    ((1, 0, 3, 2), True),  # mirrored across its width
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    find_threshold: float = 0.25  # the finder's least score for a mark worth counting
+    tile_threshold: float = 0.5  # the counter's least probability of a face-up tile
+    sure_threshold: float = 0.9  # the least confidence of a tile read as sure
+    same_tile: float = 0.5  # two marks overlapping this much are one tile
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A tile read on the analysis image: its corners there, its halves and how sure."""
+
+    corners: np.ndarray
+    halves: tuple[int, int]
+    confidence: float
+    tile_probability: float
+
+
+def read_rgb(
+    rgb: np.ndarray, highest: int, finder: Network, counter: Network, settings: Settings
+) -> list[Found]:
+    """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``."""
+    image, factor = g.finder_input(rgb)
+    output = finder(image)[0]
+    marks = g.peaks(output, settings.find_threshold)
+    candidates = [g.corners_of(cx, cy, ln, wd, angle) * factor for _s, cx, cy, ln, wd, angle in marks[:200]]
+    candidates = [c for c in candidates if float(np.linalg.norm(c[1] - c[0])) >= 6]
+    if not candidates:
+        return []
+    crops = np.stack([g.crop(rgb, corners[list(order)]) for corners in candidates for order, _swap in VIEWS])
+    batch = g.normalise(crops).transpose(0, 3, 1, 2)
+    logits = counter(np.ascontiguousarray(batch))
+    allowed = highest + 1
+    found: list[Found] = []
+    for i, corners in enumerate(candidates):
+        rows = logits[i * len(VIEWS) : (i + 1) * len(VIEWS)]
+        tile_p = float(np.mean(g.sigmoid(rows[:, 0])))
+        left = np.zeros(allowed)
+        right = np.zeros(allowed)
+        for row, (_order, swap) in zip(rows, VIEWS, strict=True):
+            a = _softmax(row[1 : 1 + allowed])
+            b = _softmax(row[1 + g.PIP_CLASSES : 1 + g.PIP_CLASSES + allowed])
+            left += b if swap else a
+            right += a if swap else b
+        left /= len(VIEWS)
+        right /= len(VIEWS)
+        if tile_p < settings.tile_threshold:
+            continue
+        halves = (int(left.argmax()), int(right.argmax()))
+        confidence = tile_p * float(left.max()) * float(right.max())
+        found.append(Found(corners, halves, confidence, tile_p))
+    # one reading per tile: the surer of two marks on the same tile
+    found.sort(key=lambda f: f.confidence, reverse=True)
+    kept: list[Found] = []
+    for item in found:
+        if all(g.overlap(item.corners, other.corners) < settings.same_tile for other in kept):
+            kept.append(item)
+    return kept
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return np.asarray(e / e.sum())
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    finder: Network
+    counter: Network
+    settings: Settings
+
+
+_lock = threading.Lock()
+
+
+@cache
+def load(folder: Path = MODELS) -> Reader:
+    """The shipped networks as onnxruntime sessions (loaded once per process)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    # a photo is read on the server's CPU beside the table's plays: two threads at most
+    options.intra_op_num_threads = 2
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # the arena keeps what one large photo took: let it go after each run (the memory bound)
+    options.enable_cpu_mem_arena = False
+    finder = ort.InferenceSession(str(folder / "finder.onnx"), options, providers=["CPUExecutionProvider"])
+    counter = ort.InferenceSession(str(folder / "counter.onnx"), options, providers=["CPUExecutionProvider"])
+    meta: dict[str, Any] = json.loads((folder / "reader.json").read_text())
+    settings = Settings(**{k: float(v) for k, v in meta.get("settings", {}).items()})
+
+    def run_finder(x: np.ndarray) -> np.ndarray:
+        with _lock:
+            return np.asarray(finder.run(None, {"image": x})[0])
+
+    def run_counter(x: np.ndarray) -> np.ndarray:
+        with _lock:
+            return np.asarray(counter.run(None, {"crops": x})[0])
+
+    return Reader(run_finder, run_counter, settings)

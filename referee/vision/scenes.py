@@ -1,0 +1,665 @@
+"""Synthetic labelled photos of domino tiles: the training data of the learned reader
+(``referee.vision.train``), and photos with known tiles for its tests and the benchmark.
+The reading never imports this module.
+
+A scene is drawn from one seed: a table (cloth, felt, wood grain, leather, stone, paper, a
+tray printed with dots, plain), tiles of one set (double-6 to double-18; faces white, ivory,
+black or coloured; pips black, white, coloured or one colour per number; a bar, sometimes
+with a brass spinner) laid apart, end to end in rows, side by side in grids or partly out of
+the frame, among face-down tiles, coins, boxes and train markers; then a camera (any
+rotation, top-down to about 45°), light (dim, warm, cool, one-sided, a shadow across the
+tiles), blur, noise and JPEG compression. The labels are exact: each tile's four corners
+in the photo and its two halves.
+
+``draw_scene(seed, size, highest)`` gives the pixels and the labels; ``make_photo`` a JPEG
+with its tiles and boxes; ``write_set`` a folder with a ``labels.json`` in the format of the
+real photos' labels (plus ``boxes``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from referee.tiles import Tile
+
+# pip centres on a half of side 1, per count: the usual layouts up to nine, then three
+# columns of up to six rows (double-12 to double-18 sets)
+_G3 = (0.24, 0.5, 0.76)
+LAYOUTS: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.24, 0.24), (0.76, 0.76)],
+    3: [(0.24, 0.24), (0.5, 0.5), (0.76, 0.76)],
+    4: [(0.24, 0.24), (0.76, 0.24), (0.24, 0.76), (0.76, 0.76)],
+    5: [(0.24, 0.24), (0.76, 0.24), (0.5, 0.5), (0.24, 0.76), (0.76, 0.76)],
+    6: [(x, y) for x in (0.26, 0.74) for y in _G3],
+    7: [(x, y) for x in (0.26, 0.74) for y in _G3] + [(0.5, 0.5)],
+    8: [(x, y) for x in _G3 for y in _G3 if (x, y) != (0.5, 0.5)],
+    9: [(x, y) for x in _G3 for y in _G3],
+}
+_G4 = (0.2, 0.4, 0.6, 0.8)
+_G5 = (0.16, 0.33, 0.5, 0.67, 0.84)
+_G6 = (0.14, 0.28, 0.43, 0.57, 0.72, 0.86)
+LAYOUTS[10] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.4), (0.5, 0.6)]
+LAYOUTS[11] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.3), (0.5, 0.5), (0.5, 0.7)]
+LAYOUTS[12] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G4]
+LAYOUTS[13] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [(0.5, 0.33), (0.5, 0.5), (0.5, 0.67)]
+LAYOUTS[14] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [(0.5, y) for y in (0.25, 0.42, 0.58, 0.75)]
+LAYOUTS[15] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G5]
+LAYOUTS[16] = [(x, y) for x in (0.22, 0.78) for y in _G6] + [(0.5, y) for y in (0.28, 0.43, 0.57, 0.72)]
+LAYOUTS[17] = [(x, y) for x in (0.22, 0.78) for y in _G6] + [(0.5, y) for y in _G5]
+LAYOUTS[18] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G6]
+
+# one colour per number, as double-12 to double-18 sets do (RGB)
+NUMBER_COLOURS = [
+    (0, 0, 0), (90, 170, 220), (40, 140, 60), (200, 40, 40), (120, 90, 30), (30, 60, 180),
+    (230, 190, 20), (20, 20, 20), (30, 170, 160), (110, 40, 140), (120, 20, 40), (20, 120, 110),
+    (240, 120, 20), (200, 60, 160), (60, 60, 60), (90, 150, 40), (160, 30, 90), (40, 90, 140),
+    (150, 110, 60),
+]  # fmt: skip
+_FACES = {
+    "white": (245, 245, 242),
+    "ivory": (238, 226, 196),
+    "black": (28, 28, 32),
+    "pink": (236, 150, 180),
+    "green": (70, 160, 100),
+    "blue": (70, 120, 200),
+    "red": (190, 50, 50),
+    "yellow": (240, 210, 90),
+    "mint": (170, 225, 200),
+    "purple": (120, 80, 160),
+    "cream": (250, 240, 215),
+}
+_PIP_INKS = [(15, 15, 15), (245, 245, 245), (240, 130, 30), (30, 60, 170), (200, 30, 30), (30, 120, 50)]
+TABLES = ("cloth", "felt", "wood", "leather", "stone", "paper", "dots", "plain", "black")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one set's tiles look."""
+
+    face: tuple[int, int, int]
+    pips: str  # "ink" (one colour), "number" (a colour per number)
+    ink: tuple[int, int, int]
+    bar: tuple[int, int, int]
+    spinner: bool  # a brass rivet in the bar's middle
+    pip_scale: float
+    rim: float  # how dark the tile's edge is drawn (0: none)
+
+
+@dataclass(frozen=True, slots=True)
+class SceneTile:
+    """A face-up tile on a scene: ``corners`` (4 x 2, the photo's pixels) in the order of the
+    face's (0, 0), (L, 0), (L, W), (0, W), the first half ``halves[0]`` lying at the first and
+    last corner; ``visible`` the share of its face inside the photo."""
+
+    corners: np.ndarray
+    halves: tuple[int, int]
+    visible: float
+
+    @property
+    def tile(self) -> Tile:
+        return Tile(*self.halves)
+
+
+@dataclass(slots=True)
+class Scene:
+    rgb: np.ndarray  # H x W x 3 uint8
+    tiles: list[SceneTile] = field(default_factory=list)
+    quality: int = 90  # the JPEG quality the photo is saved at
+
+
+def _rgb(values: Iterable[Any]) -> tuple[int, int, int]:
+    r, g, b = (int(v) for v in values)
+    return (r, g, b)
+
+
+def _contrast_ink(face: tuple[int, int, int], rng: random.Random) -> tuple[int, int, int]:
+    light = sum(face) / 3 > 120
+    choices = [c for c in _PIP_INKS if (sum(c) / 3 < 110) == light] or [(15, 15, 15)]
+    return rng.choice(choices) if rng.random() < 0.4 else ((15, 15, 15) if light else (245, 245, 245))
+
+
+def draw_style(rng: random.Random, highest: int, force: str | None = None) -> Style:
+    """A set's look; ``force`` "black" (black pips on white), "colour" (a colour per number)
+    or "white" (white pips on black tiles)."""
+    if force == "white":
+        name = "black"
+    elif force in ("black", "colour"):
+        name = rng.choice(("white", "ivory", "cream"))
+    else:
+        r = rng.random()
+        name = (
+            rng.choice(("white", "ivory", "cream"))
+            if r < 0.6
+            else "black"
+            if r < 0.75
+            else rng.choice(("pink", "green", "blue", "red", "yellow", "mint", "purple"))
+        )
+    base = _FACES[name]
+    face = _rgb(np.clip(c + rng.randint(-12, 12), 0, 255) for c in base)
+    per_number = force == "colour" or (force is None and highest >= 9 and rng.random() < 0.45)
+    light = sum(face) / 3 > 120
+    ink = (
+        (15, 15, 15)
+        if force == "black"
+        else (245, 245, 245)
+        if force == "white"
+        else _contrast_ink(face, rng)
+    )
+    if per_number and not light:
+        per_number = False
+    bar = ink if rng.random() < 0.5 else ((25, 25, 25) if light else (225, 225, 225))
+    if rng.random() < 0.15:  # a bar of brass or of the face's own colour, shaded
+        bar = (180, 140, 60) if rng.random() < 0.5 else _rgb(c * 0.55 for c in face)
+    return Style(
+        face=(int(face[0]), int(face[1]), int(face[2])),
+        pips="number" if per_number else "ink",
+        ink=ink,
+        bar=(int(bar[0]), int(bar[1]), int(bar[2])),
+        spinner=rng.random() < 0.25,
+        pip_scale=rng.uniform(0.8, 1.2),
+        rim=rng.uniform(0, 0.35),
+    )
+
+
+def draw_face(halves: tuple[int, int], style: Style, w: int, rng: random.Random) -> np.ndarray:
+    """The tile's face as an RGBA image of 2w x w, halves side by side."""
+    img = np.zeros((w, 2 * w, 4), np.uint8)
+    r = max(2, int(w * rng.uniform(0.05, 0.14)))
+    face = (*style.face, 255)
+    cv2.rectangle(img, (r, 0), (2 * w - 1 - r, w - 1), face, -1)
+    cv2.rectangle(img, (0, r), (2 * w - 1, w - 1 - r), face, -1)
+    for cx, cy in ((r, r), (2 * w - 1 - r, r), (r, w - 1 - r), (2 * w - 1 - r, w - 1 - r)):
+        cv2.circle(img, (cx, cy), r, face, -1, lineType=cv2.LINE_AA)
+    if style.rim > 0:
+        # the edge rounds off and catches less light: a darker rim, fading inwards
+        inner = np.zeros((w, 2 * w), np.float32)
+        pad = max(1, int(w * 0.06))
+        cv2.rectangle(inner, (pad, pad), (2 * w - 1 - pad, w - 1 - pad), 1.0, -1)
+        inner = np.asarray(cv2.GaussianBlur(inner, (0, 0), max(1.0, w * 0.03)), np.float32)
+        shade = 1 - style.rim * (1 - inner)
+        img[:, :, :3] = (img[:, :, :3].astype(np.float32) * shade[:, :, None]).astype(np.uint8)
+    bar_half = int(w * rng.uniform(0.3, 0.42))
+    thick = max(2, int(w * rng.uniform(0.03, 0.07)))
+    cv2.rectangle(
+        img, (w - thick // 2, w // 2 - bar_half), (w + thick // 2, w // 2 + bar_half), (*style.bar, 255), -1
+    )
+    if rng.random() < 0.3:  # an engraved bar: a lit edge beside the groove
+        edge = tuple(int(min(255, c * 1.15 + 25)) for c in style.face)
+        x = w + thick // 2 + 1
+        cv2.line(img, (x, w // 2 - bar_half), (x, w // 2 + bar_half), (*edge, 255), max(1, thick // 2))
+    if style.spinner:
+        cv2.circle(img, (w, w // 2), max(2, int(w * 0.07)), (196, 160, 70, 255), -1, lineType=cv2.LINE_AA)
+        cv2.circle(img, (w, w // 2), max(1, int(w * 0.03)), (240, 215, 140, 255), -1, lineType=cv2.LINE_AA)
+    radius = w * rng.uniform(0.065, 0.085) * style.pip_scale
+    drilled = rng.random() < 0.4
+    turn = rng.uniform(0, 2 * math.pi)
+    light = (math.cos(turn), math.sin(turn))
+    jitter = rng.uniform(0, 0.02)
+    for side, count in enumerate(halves):
+        r_count = radius * (0.78 if count > 9 else 1.0) * (0.85 if count > 15 else 1.0)
+        colour = NUMBER_COLOURS[count % len(NUMBER_COLOURS)] if style.pips == "number" else style.ink
+        for px, py in LAYOUTS[count]:
+            px += rng.uniform(-jitter, jitter)
+            py += rng.uniform(-jitter, jitter)
+            centre = (int((side + px) * w * 16), int(py * w * 16))
+            cv2.circle(img, centre, int(r_count * 16), (*colour, 255), -1, lineType=cv2.LINE_AA, shift=4)
+            if drilled:
+                # a drilled pip: its far wall catches the light, a crescent lighter than the ink
+                lit = tuple(int(min(255, c * 0.5 + 110)) for c in colour)
+                spot = (
+                    centre[0] + int(r_count * 16 * 0.35 * light[0]),
+                    centre[1] + int(r_count * 16 * 0.35 * light[1]),
+                )
+                cv2.circle(
+                    img, spot, int(r_count * 16 * 0.45), (*lit, 255), -1, lineType=cv2.LINE_AA, shift=4
+                )
+                cv2.circle(
+                    img, centre, int(r_count * 16 * 0.8), (*colour, 255), -1, lineType=cv2.LINE_AA, shift=4
+                )
+    _face_light(img, rng)
+    return img
+
+
+def _face_light(img: np.ndarray, rng: random.Random) -> None:
+    """Light across a face: a gentle gradient, and now and then a glossy highlight."""
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = 1 + rng.uniform(0, 0.18) * ((xs / w - 0.5) * math.cos(angle) + (ys / h - 0.5) * math.sin(angle))
+    rgb = img[:, :, :3].astype(np.float32) * ramp[:, :, None]
+    if rng.random() < 0.3:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        spread = rng.uniform(0.1, 0.4) * w
+        glare = np.exp(-((xs - cx) ** 2 + ((ys - cy) * rng.uniform(1, 3)) ** 2) / (2 * spread**2))
+        rgb = rgb + glare[:, :, None] * rng.uniform(40, 140)
+    img[:, :, :3] = np.clip(rgb, 0, 255).astype(np.uint8)
+
+
+def _draw_back(style: Style, w: int, rng: random.Random) -> np.ndarray:
+    """A face-down tile (RGBA 2w x w): the back in the face's colour, plain, with a printed
+    word or a pattern of dots; no bar, no pips."""
+    img = np.zeros((w, 2 * w, 4), np.uint8)
+    back = style.face if rng.random() < 0.7 else tuple(rng.randint(20, 230) for _ in range(3))
+    cv2.rectangle(img, (0, 0), (2 * w - 1, w - 1), (*back, 255), -1)
+    ink = (50, 60, 85) if sum(back) / 3 > 120 else (220, 200, 120)
+    kind = rng.random()
+    if kind < 0.35:
+        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_DUPLEX, int(w * 0.4), 2)
+        cv2.putText(
+            img, rng.choice(["ACE", "DOM", "XO", "PUB"]), (int(w * 0.4), int(w * 0.7)),
+            cv2.FONT_HERSHEY_DUPLEX, scale, (*ink, 255), max(1, w // 14), cv2.LINE_AA,
+        )  # fmt: skip
+    elif kind < 0.6:
+        step = max(4, int(w * rng.uniform(0.15, 0.3)))
+        for y in range(step // 2, w, step):
+            for x in range(step // 2, 2 * w, step):
+                cv2.circle(img, (x, y), max(1, step // 5), (*ink, 255), -1, lineType=cv2.LINE_AA)
+    return img
+
+
+def _coin(w: int, rng: random.Random) -> np.ndarray:
+    d = int(w * rng.uniform(0.8, 1.5))
+    img = np.zeros((d, d, 4), np.uint8)
+    metal = rng.choice([(190, 160, 90), (170, 170, 175), (160, 100, 60)])
+    cv2.circle(img, (d // 2, d // 2), d // 2 - 1, (*metal, 255), -1, lineType=cv2.LINE_AA)
+    cv2.circle(img, (d // 2, d // 2), int(d * 0.38), tuple(int(c * 0.8) for c in metal) + (255,), 2)
+    return img
+
+
+def _marker(w: int, rng: random.Random) -> np.ndarray:
+    """A train marker or a toy: a small coloured shape with a few round details."""
+    h, ln = int(w * rng.uniform(0.5, 0.9)), int(w * rng.uniform(0.9, 1.6))
+    img = np.zeros((h, ln, 4), np.uint8)
+    colour = tuple(rng.randint(30, 240) for _ in range(3))
+    cv2.rectangle(img, (0, h // 4), (ln - 1, h - 1), (*colour, 255), -1)
+    cv2.rectangle(img, (ln // 2, 0), (ln - 1, h // 2), (*colour, 255), -1)
+    for x in (ln // 4, 3 * ln // 4):
+        cv2.circle(img, (x, h - h // 6), max(2, h // 6), (20, 20, 20, 255), -1, lineType=cv2.LINE_AA)
+    return img
+
+
+def _box(w: int, rng: random.Random) -> np.ndarray:
+    h, ln = int(w * rng.uniform(2, 4)), int(w * rng.uniform(3, 7))
+    img = np.zeros((h, ln, 4), np.uint8)
+    colour = tuple(rng.randint(20, 230) for _ in range(3))
+    img[:, :] = (*colour, 255)
+    cv2.rectangle(img, (3, 3), (ln - 4, h - 4), tuple(min(255, c + 40) for c in colour) + (255,), 2)
+    return img
+
+
+def draw_table(rng: random.Random, h: int, w: int, kind: str | None = None) -> np.ndarray:
+    """A table's top, H x W x 3 float32."""
+    kind = kind or rng.choice(TABLES)
+    nprng = np.random.default_rng(rng.randrange(1 << 30))
+    colour = np.array([rng.randint(20, 230) for _ in range(3)], np.float32)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        colour = np.array([rng.randint(90, 200), rng.randint(55, 130), rng.randint(25, 70)], np.float32)
+        angle = rng.uniform(0, math.pi)
+        along = xs * math.cos(angle) + ys * math.sin(angle)
+        across = -xs * math.sin(angle) + ys * math.cos(angle)
+        wave = across + 6 * np.sin(along / rng.uniform(30, 90))
+        grain = np.sin(wave / rng.uniform(2, 8)) * rng.uniform(8, 25)
+        knots = np.sin(wave / rng.uniform(15, 40)) * 10
+        img = colour + (grain + knots)[:, :, None] + nprng.normal(0, 4, (h, w, 1))
+    elif kind == "felt":
+        colour = np.array(rng.choice([(30, 110, 50), (25, 60, 120), (110, 30, 35), (40, 40, 40)]), np.float32)
+        img = colour + nprng.normal(0, 9, (h, w, 1))
+    elif kind == "cloth":
+        period = rng.uniform(1.8, 5)
+        weave = 12 * np.sin(xs / period) * np.sin(ys / period)
+        img = colour * 0.6 + weave[:, :, None] + nprng.normal(0, 7, (h, w, 1))
+    elif kind == "leather":
+        colour = np.array([rng.randint(60, 170), rng.randint(30, 100), rng.randint(15, 60)], np.float32)
+        blot = cv2.GaussianBlur(nprng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(2, 6))
+        img = colour + (blot * 60)[:, :, None] + nprng.normal(0, 5, (h, w, 1))
+    elif kind == "stone":
+        colour = np.array([rng.randint(150, 245)] * 3, np.float32) + np.array([rng.randint(-10, 10)] * 3)
+        veins = np.sin((xs * rng.uniform(0.3, 1) + ys) / rng.uniform(20, 60))
+        spots = cv2.GaussianBlur(nprng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 3) * 40
+        img = colour - (np.abs(veins) < 0.06)[:, :, None] * rng.uniform(20, 60) + spots[:, :, None]
+    elif kind == "paper":
+        colour = np.array([rng.randint(215, 250)] * 3, np.float32) - np.array([0, 2, rng.randint(0, 15)])
+        img = colour + nprng.normal(0, 3, (h, w, 1))
+        for _ in range(rng.randint(0, 6)):  # printed lines, writing
+            y = rng.randrange(h)
+            cv2.line(img, (0, y), (w, y + rng.randint(-20, 20)), (120, 140, 190), 1)
+    elif kind == "dots":
+        # a tray or a cloth printed with dots: round marks that are no pips
+        img = np.zeros((h, w, 3), np.float32) + colour + nprng.normal(0, 4, (h, w, 1))
+        step = rng.uniform(8, 30)
+        dot = tuple(float(c) for c in (255 - colour * rng.uniform(0.2, 1)))
+        for y in np.arange(step / 2, h, step).tolist():
+            for x in np.arange(step / 2 + (y / step % 2) * step / 2, w, step).tolist():
+                cv2.circle(img, (int(x), int(y)), max(1, int(step * 0.18)), dot, -1, lineType=cv2.LINE_AA)
+    elif kind == "black":
+        img = np.zeros((h, w, 3), np.float32) + rng.randint(5, 35) + nprng.normal(0, 4, (h, w, 1))
+    else:
+        img = np.zeros((h, w, 3), np.float32) + colour + nprng.normal(0, 4, (h, w, 1))
+    return np.asarray(np.clip(img, 0, 255), np.float32)
+
+
+def _paste(canvas: np.ndarray, sprite: np.ndarray, corners: np.ndarray, shadow: float) -> None:
+    """Draw the RGBA ``sprite`` onto ``canvas`` with its (0,0), (W,0), (W,H) corners at the first
+    three of ``corners``, a soft shadow under it."""
+    h, w = canvas.shape[:2]
+    sh, sw = sprite.shape[:2]
+    x0, y0 = np.floor(corners.min(axis=0) - 8).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + 8).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    src = np.array([[0, 0], [sw, 0], [sw, sh]], np.float32)
+    dst = (corners[:3] - np.array([x0, y0])).astype(np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    warped = cv2.warpAffine(sprite, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255
+    region = canvas[y0:y1, x0:x1]
+    if shadow > 0:
+        size = max(1.0, float(np.linalg.norm(corners[1] - corners[0])) * 0.03)
+        soft = cv2.GaussianBlur(alpha[:, :, 0], (0, 0), size)
+        nudge = np.array([[1, 0, size], [0, 1, size * 1.3]], np.float32)
+        soft = cv2.warpAffine(soft, nudge, (x1 - x0, y1 - y0))
+        region *= 1 - shadow * soft[:, :, None]
+    region[:] = region * (1 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
+
+
+def _rect(centre: tuple[float, float], length: float, width: float, angle: float) -> np.ndarray:
+    """A face's corners in the order (0,0), (L,0), (L,W), (0,W) around ``centre``."""
+    u = np.array([math.cos(angle), math.sin(angle)]) * length / 2
+    v = np.array([-math.sin(angle), math.cos(angle)]) * width / 2
+    c = np.array(centre)
+    return np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+
+
+def _overlaps(rect: np.ndarray, placed: list[np.ndarray], slack: float) -> bool:
+    centre = rect.mean(axis=0)
+    grown = centre + (rect - centre) * (1 + slack)
+    return any(cv2.intersectConvexConvex(grown, other)[0] > 1.0 for other in placed)
+
+
+def _layout(rng: random.Random, n: int, w: float, h_img: int, w_img: int) -> list[np.ndarray]:
+    """Where ``n`` tiles of width ``w`` lie: apart, in rows end to end, or in a grid."""
+    kind = rng.random()
+    rects: list[np.ndarray] = []
+    if kind < 0.25 and n > 1:  # a grid: side by side and end to end
+        cols = max(1, math.ceil(math.sqrt(n * 2)))
+        angle = rng.uniform(0, math.pi)
+        gap = rng.uniform(0, 0.15) * w
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        centre = np.array([rng.uniform(0.3, 0.7) * w_img, rng.uniform(0.3, 0.7) * h_img])
+        rows = math.ceil(n / cols)
+        for i in range(n):
+            row, col = divmod(i, cols)
+            at = centre + u * (row - (rows - 1) / 2) * (2 * w + gap) + v * (col - (cols - 1) / 2) * (w + gap)
+            rects.append(_rect((float(at[0]), float(at[1])), 2 * w, w, angle))
+        return rects
+    if kind < 0.5 and n > 1:  # a line of play: end to end, bending now and then
+        angle = rng.uniform(0, 2 * math.pi)
+        at = np.array([rng.uniform(0.15, 0.85) * w_img, rng.uniform(0.15, 0.85) * h_img])
+        for _ in range(n):
+            rects.append(_rect((float(at[0]), float(at[1])), 2 * w, w, angle))
+            step = 2 * w + rng.uniform(0, 0.2) * w
+            if rng.random() < 0.15:  # a double across the line, or a turn
+                angle += rng.choice((math.pi / 2, -math.pi / 2))
+                step = 1.5 * w + rng.uniform(0, 0.2) * w
+            at = at + np.array([math.cos(angle), math.sin(angle)]) * step
+        return rects
+    for _ in range(n):  # apart, at any angle
+        for _attempt in range(30):
+            rect = _rect(
+                (rng.uniform(-0.05, 1.05) * w_img, rng.uniform(-0.05, 1.05) * h_img),
+                2 * w,
+                w,
+                rng.uniform(0, 2 * math.pi),
+            )
+            if not _overlaps(rect, rects, rng.uniform(0.02, 0.3)):
+                rects.append(rect)
+                break
+    return rects
+
+
+def _visible(rect: np.ndarray, h: int, w: int) -> float:
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(rect, frame)
+    return float(inside) / max(1e-6, float(cv2.contourArea(rect)))
+
+
+def draw_scene(
+    seed: int,
+    size: tuple[int, int] = (640, 480),
+    highest: int | None = None,
+    count: int | None = None,
+    pips: str | None = None,
+    easy: bool = False,
+    tile_width: tuple[float, float] | None = None,
+) -> Scene:
+    """A scene drawn from ``seed`` at ``size`` (width, height). ``highest`` the set's highest
+    number (drawn from 6 to 18 when None); ``count`` face-up tiles (1 to 12 when None);
+    ``pips`` forces a style (see ``draw_style``); ``easy`` keeps the camera top-down, the light
+    even and the photo sharp; ``tile_width`` the range of a tile's width as a share of the
+    photo's shorter side."""
+    rng = random.Random(seed)
+    if highest is None:
+        highest = rng.choice((6, 6, 9, 12, 12, 15, 18))
+    w_img, h_img = size
+    # the camera: the table is drawn flat, larger than the photo, then projected
+    tilt = 0.0 if easy else rng.choice((0.0, 0.0, rng.uniform(0, 0.25), rng.uniform(0.2, 0.45)))
+    margin = 0.35
+    big_w, big_h = int(w_img * (1 + margin)), int(h_img * (1 + margin))
+    canvas = draw_table(rng, big_h, big_w)
+    n = count if count is not None else rng.choice((1, 2, 3, 4, 5, 6, 7, 8, 10, 12))
+    low, high = tile_width or (0.03 if n > 6 else 0.06, 0.25 if n < 4 else 0.16 if n < 8 else 0.12)
+    w = min(w_img, h_img) * rng.uniform(low, high)
+    style = draw_style(rng, highest, pips)
+    off = np.array([w_img * margin / 2, h_img * margin / 2])
+    rects = [r + off.astype(np.float32) for r in _layout(rng, n, w, h_img, w_img)]
+    placed: list[np.ndarray] = list(rects)
+    # what lies beside the tiles: face-down tiles, coins, markers, boxes
+    clutter = (
+        []
+        if easy
+        else [
+            rng.choice(("back", "back", "coin", "marker", "box")) for _ in range(rng.choice((0, 0, 1, 2, 4)))
+        ]
+    )
+    shadow = rng.uniform(0.2, 0.6)
+    for thing in clutter:
+        sprite = (
+            _draw_back(style, max(4, int(w)), rng)
+            if thing == "back"
+            else _coin(int(w), rng)
+            if thing == "coin"
+            else _marker(int(w), rng)
+            if thing == "marker"
+            else _box(int(w), rng)
+        )
+        sh, sw = sprite.shape[:2]
+        for _attempt in range(20):
+            rect = _rect(
+                (rng.uniform(0, big_w), rng.uniform(0, big_h)), sw * (1 if thing != "back" else 2 * w / sw),
+                sh * (1 if thing != "back" else w / sh), rng.uniform(0, 2 * math.pi),
+            )  # fmt: skip
+            if not _overlaps(rect, placed, 0.05):
+                _paste(canvas, sprite, rect, shadow)
+                placed.append(rect)
+                break
+    tiles: list[tuple[np.ndarray, tuple[int, int]]] = []
+    scale = 2 if w < 40 else 1  # small faces drawn larger, then reduced: smooth pips
+    thick = 0.0 if easy or rng.random() < 0.35 else rng.uniform(0.05, 0.35)
+    side_dir = rng.uniform(0, 2 * math.pi)
+    for rect in rects:
+        halves = (rng.randint(0, highest), rng.randint(0, highest))
+        if rng.random() < 0.15:
+            halves = (halves[0], halves[0])  # doubles are common at a table
+        face = draw_face(halves, style, max(8, int(w * scale)), rng)
+        if thick > 0:
+            # the tile's thickness seen from the side: a shaded copy of its outline beside it
+            shift = np.array([math.cos(side_dir), math.sin(side_dir)], np.float32) * w * thick
+            body = np.zeros_like(face)
+            body[:, :, 3] = face[:, :, 3]
+            body[:, :, :3] = (np.array(style.face) * rng.uniform(0.5, 0.8)).astype(np.uint8)
+            _paste(canvas, body, rect + shift, shadow)
+            _paste(canvas, face, rect, 0.0)
+        else:
+            _paste(canvas, face, rect, shadow)
+        tiles.append((rect, halves))
+    # the camera: rotation, perspective (a side view foreshortens the far side), the frame
+    src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
+    far = tilt * big_w / 2
+    dst = np.array(
+        [[far, tilt * big_h * 0.4], [big_w - far, tilt * big_h * 0.4], [big_w, big_h], [0, big_h]], np.float32
+    )
+    jitter = 0.04 * min(big_w, big_h)
+    dst = dst + np.array(
+        [[rng.uniform(-jitter, jitter), rng.uniform(-jitter, jitter)] for _ in range(4)], np.float32
+    )
+    # then the view is centred on the tiles' part of the table and cropped to the photo
+    persp = cv2.getPerspectiveTransform(src, dst)
+    spin = rng.uniform(-180, 180) if not easy else rng.choice((0.0, 90.0, 180.0, -90.0))
+    centre = cv2.perspectiveTransform(np.array([[[big_w / 2, big_h / 2]]], np.float32), persp)[0, 0]
+    rot = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), spin, 1.0)
+    rot = np.vstack([rot, [0, 0, 1]])
+    # zoom so that the foreshortened scene still fills the photo
+    zoom = 1 / (1 - tilt * 0.6)
+    shift = np.array(
+        [[zoom, 0, w_img / 2 - zoom * centre[0]], [0, zoom, h_img / 2 - zoom * centre[1]], [0, 0, 1]]
+    )
+    matrix = shift @ rot @ persp
+    rgb = cv2.warpPerspective(
+        canvas, matrix, (w_img, h_img), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    scene_tiles = []
+    for rect, halves in tiles:
+        corners = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
+        scene_tiles.append(SceneTile(corners, halves, _visible(corners, h_img, w_img)))
+    rgb = _light(rgb, rng, easy)
+    # blur, noise
+    if not easy:
+        blur = rng.choice((0.0, rng.uniform(0.3, 1.2), rng.uniform(0.8, 2.2)))
+        if blur > 0.2:
+            rgb = cv2.GaussianBlur(rgb, (0, 0), blur)
+        if rng.random() < 0.15:  # a shaken hand: motion blur
+            k = rng.randint(3, 7)
+            kernel = np.zeros((k, k), np.float32)
+            kernel[k // 2, :] = 1 / k
+            rot_k = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
+            kernel = np.asarray(cv2.warpAffine(kernel, rot_k, (k, k)), np.float32)
+            rgb = cv2.filter2D(rgb, -1, kernel / max(1e-6, kernel.sum()))
+    noise = np.random.default_rng(seed).normal(0, rng.uniform(0.5, 2 if easy else 8), rgb.shape[:2] + (1,))
+    rgb = np.clip(rgb + noise.astype(np.float32), 0, 255).astype(np.uint8)
+    quality = rng.randint(85, 95) if easy else rng.randint(35, 95)
+    return Scene(rgb, scene_tiles, quality)
+
+
+def _light(rgb: np.ndarray, rng: random.Random, easy: bool) -> np.ndarray:
+    """The room's light: brightness, a colour cast (warm lamp, cool daylight), light falling off
+    to one side, a shadow across the table."""
+    h, w = rgb.shape[:2]
+    if easy:
+        return rgb * rng.uniform(0.95, 1.05)
+    gain = rng.choice((rng.uniform(0.35, 0.7), rng.uniform(0.7, 1.15), rng.uniform(0.9, 1.3)))
+    cast = np.array(
+        rng.choice(((1, 1, 1), (1.12, 1.0, 0.78), (0.85, 0.95, 1.15), (1.05, 1.0, 0.9), (0.95, 1.0, 1.05)))
+    ) * np.array([rng.uniform(0.95, 1.05) for _ in range(3)])
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * math.pi)
+    ramp = ((xs / w - 0.5) * math.cos(angle) + (ys / h - 0.5) * math.sin(angle)) * rng.uniform(0, 0.9)
+    light = gain * (1 + ramp)
+    if rng.random() < 0.3:  # a shadow across the table: a hand, a cup, the phone
+        mask = np.zeros((h, w), np.float32)
+        pts = np.array([[rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h] for _ in range(4)], np.int32)
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0)
+        mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), rng.uniform(2, 0.05 * max(h, w))), np.float32)
+        light = light * (1 - rng.uniform(0.3, 0.6) * mask)
+    return np.asarray(rgb * light[:, :, None] * cast[None, None, :], np.float32)
+
+
+def encode(scene: Scene) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(scene.rgb).save(out, format="JPEG", quality=scene.quality)
+    return out.getvalue()
+
+
+def labelled(scene: Scene) -> list[SceneTile]:
+    """The tiles a person would list: face up with (nearly) all of the face in the photo."""
+    return [tile for tile in scene.tiles if tile.visible >= 0.95]
+
+
+def make_photo(
+    seed: int,
+    size: tuple[int, int] = (960, 720),
+    highest: int | None = 12,
+    count: int | None = None,
+    pips: str | None = None,
+    easy: bool = False,
+) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
+    """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``. Photos larger
+    than 1600 px are drawn at 1600 and enlarged (a 12 MP scene takes seconds otherwise)."""
+    shrink = min(1.0, 1600 / max(size))
+    drawn = (max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink)))
+    scene = draw_scene(seed, drawn, highest, count, pips, easy)
+    if shrink < 1.0:
+        scene.rgb = cv2.resize(scene.rgb, size, interpolation=cv2.INTER_LINEAR)
+        scene.tiles = [SceneTile(t.corners / shrink, t.halves, t.visible) for t in scene.tiles]
+    tiles = labelled(scene)
+    boxes = []
+    for tile in tiles:
+        x0, y0 = np.maximum(tile.corners.min(axis=0), 0)
+        x1, y1 = np.minimum(tile.corners.max(axis=0), size)
+        boxes.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
+    return encode(scene), [t.tile for t in tiles], boxes
+
+
+def write_set(
+    folder: Path,
+    count: int,
+    seed: int = 0,
+    size: tuple[int, int] = (960, 720),
+    highest: int | None = None,
+) -> Path:
+    """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
+    ``highest`` None draws each photo's set (double-6 to double-18)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    photos = []
+    for i in range(count):
+        photo_seed = seed * 100_003 + i
+        set_of = (
+            highest if highest is not None else random.Random(photo_seed * 31 + 7).choice((6, 9, 12, 15, 18))
+        )
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=set_of)
+        name = f"synthetic_{seed}_{i:04d}.jpg"
+        (folder / name).write_bytes(data)
+        photos.append(
+            {
+                "file": name,
+                "source": f"referee.vision.synthetic seed={photo_seed}",
+                "set_hint": f"double-{set_of}, synthetic",
+                "tiles": [str(t) for t in tiles],
+                "total_pips": sum(t.pips for t in tiles),
+                "notes": "",
+                "uncertain": False,
+                "image_size": list(size),
+                "boxes": [list(b) for b in boxes],
+            }
+        )
+    path = folder / "labels.json"
+    path.write_text(json.dumps({"photos": photos}, indent=1))
+    return path
+
+
+__all__ = ["LAYOUTS", "Scene", "SceneTile", "draw_scene", "encode", "labelled", "make_photo", "write_set"]

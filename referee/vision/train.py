@@ -1,0 +1,331 @@
+"""``python -m referee.vision.train``: train the reader's two networks on synthetic photos
+and write the files the app loads (``referee/vision/models/``).
+
+Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch and ONNX); the app needs
+neither. Every photo is drawn by ``referee.vision.synthetic`` from a seed: the training
+photos from seeds 0, 1, 2 …, the validation photos from seeds the training never draws, so
+the accuracy printed at the end is on photos the networks did not train on. The same seed
+and step count give the same networks on the same machine (``--seed``). On a 2-core CPU the
+default run takes under an hour; a GPU, where there is one, is used and only makes it faster.
+
+    python -m referee.vision.train [--steps N] [--batch B] [--workers W] [--out FOLDER]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from collections import Counter as Multiset
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from referee.vision import geometry as g
+from referee.vision.examples import VALIDATION_SEED, counter_examples, finder_example, scene_for
+from referee.vision.model import MODELS, Settings, read_rgb
+from referee.vision.scenes import labelled
+
+# -- the networks --------------------------------------------------------------------------
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class Finder(nn.Module):  # type: ignore[misc]
+    """A small encoder (five halvings) and a decoder back to a quarter of the input's size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = nn.Sequential(conv(3, 16, 2), conv(16, 16))
+        self.s4 = nn.Sequential(conv(16, 32, 2), conv(32, 32))
+        self.s8 = nn.Sequential(conv(32, 64, 2), conv(64, 64))
+        self.s16 = nn.Sequential(conv(64, 96, 2), conv(96, 96))
+        self.s32 = nn.Sequential(conv(96, 128, 2), conv(128, 128), conv(128, 128))
+        self.up16 = conv(128 + 96, 96)
+        self.up8 = conv(96 + 64, 64)
+        self.up4 = conv(64 + 32, 48)
+        self.head = nn.Sequential(conv(48, 48), nn.Conv2d(48, g.FINDER_CHANNELS, 1))
+        with torch.no_grad():
+            self.head[-1].bias.zero_()
+            self.head[-1].bias[g.HEAT] = -4.0  # few cells hold a centre
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s4 = self.s4(self.s2(x))
+        s8 = self.s8(s4)
+        s16 = self.s16(s8)
+        s32 = self.s32(s16)
+        up = self.up16(torch.cat([F.interpolate(s32, scale_factor=2.0), s16], 1))
+        up = self.up8(torch.cat([F.interpolate(up, scale_factor=2.0), s8], 1))
+        up = self.up4(torch.cat([F.interpolate(up, scale_factor=2.0), s4], 1))
+        return self.head(up)  # type: ignore[no-any-return]
+
+
+class Counter(nn.Module):  # type: ignore[misc]
+    """Counts each half's pips from the tile cut out and levelled; one head serves both halves
+    (the right half's features mirrored, so each half is seen from the bar outwards)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 32), conv(32, 32), nn.MaxPool2d(2),  # 20 x 40
+            conv(32, 64), conv(64, 64), nn.MaxPool2d(2),  # 10 x 20
+            conv(64, 96), conv(96, 96), nn.MaxPool2d(2),  # 5 x 10
+            conv(96, 128),
+        )  # fmt: skip
+        self.halves = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(128 * 5 * 5, 192),
+            nn.ReLU(inplace=True),
+            nn.Dropout(0.2),
+            nn.Linear(192, g.PIP_CLASSES),
+        )
+        self.tile = nn.Sequential(
+            nn.Flatten(), nn.Linear(128 * 5 * 10, 64), nn.ReLU(inplace=True), nn.Linear(64, 1)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features(x)
+        left = self.halves(f[:, :, :, :5])
+        right = self.halves(torch.flip(f[:, :, :, 5:], dims=[3]))
+        return torch.cat([self.tile(f), left, right], 1)
+
+
+class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
+    """Training examples drawn from seeds ``start``, ``start + stride`` …: one scene each."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def __iter__(self) -> Any:
+        info = torch.utils.data.get_worker_info()
+        worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
+        index = worker
+        while True:
+            scene_seed = self.seed * 10_000_000 + index
+            scene, factor = scene_for(scene_seed)
+            image, target, weight = finder_example(scene, factor)
+            crops, labels = counter_examples(scene, random.Random(scene_seed + 1))
+            yield image, target, weight, np.stack(crops), np.array(labels, np.int64)
+            index += workers
+
+
+def _collate(batch: list[Any]) -> tuple[torch.Tensor, ...]:
+    images, targets, weights, crops, labels = zip(*batch, strict=True)
+    return (
+        torch.from_numpy(np.stack(images)),
+        torch.from_numpy(np.stack(targets)),
+        torch.from_numpy(np.stack(weights)),
+        torch.from_numpy(np.concatenate(crops)),
+        torch.from_numpy(np.concatenate(labels)),
+    )
+
+
+# -- the losses ----------------------------------------------------------------------------
+
+
+def finder_loss(output: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    heat = torch.sigmoid(output[:, g.HEAT]).clamp(1e-4, 1 - 1e-4)
+    want = target[:, g.HEAT]
+    positive = (want >= 0.999).float()
+    negative = (1 - positive) * weight
+    # centre-point focal loss: easy cells count little, cells near a centre count less
+    pos_loss = -(torch.log(heat) * (1 - heat) ** 2 * positive).sum()
+    neg_loss = -(torch.log(1 - heat) * heat**2 * (1 - want) ** 4 * negative).sum()
+    count = positive.sum().clamp(min=1)
+    near = (want > 0.45).float().unsqueeze(1)
+    regress = output[:, [g.COS, g.SIN, g.LOG_LENGTH, g.LOG_WIDTH, g.DX, g.DY]]
+    goal = target[:, [g.COS, g.SIN, g.LOG_LENGTH, g.LOG_WIDTH, g.DX, g.DY]]
+    l1 = (F.smooth_l1_loss(regress, goal, reduction="none", beta=0.1) * near).sum() / near.sum().clamp(min=1)
+    return (pos_loss + neg_loss) / count + 2.0 * l1
+
+
+def counter_loss(output: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    is_tile = labels[:, 0].float()
+    loss = F.binary_cross_entropy_with_logits(output[:, 0], is_tile)
+    tiles = labels[:, 0] == 1
+    if tiles.any():
+        left = output[tiles, 1 : 1 + g.PIP_CLASSES]
+        right = output[tiles, 1 + g.PIP_CLASSES :]
+        loss = loss + F.cross_entropy(left, labels[tiles, 1], label_smoothing=0.02)
+        loss = loss + F.cross_entropy(right, labels[tiles, 2], label_smoothing=0.02)
+    return loss
+
+
+# -- training, measuring, writing ------------------------------------------------------------
+
+
+def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    finder, counter = Finder(), Counter()
+    if args.resume is not None:  # go on from networks trained before (their weights.pt)
+        saved = torch.load(args.resume, map_location="cpu")
+        finder.load_state_dict(saved["finder"])
+        counter.load_state_dict(saved["counter"])
+    finder, counter = finder.to(device), counter.to(device)
+    params = list(finder.parameters()) + list(counter.parameters())
+    optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
+    loader = torch.utils.data.DataLoader(
+        Scenes(args.seed), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
+    )  # fmt: skip
+    start = time.monotonic()
+    finder.train()
+    counter.train()
+    amp = device.type == "cuda"
+    budget = args.minutes * 60 if args.minutes else math.inf
+    for step, (images, targets, weights, crops, labels) in enumerate(loader):
+        # how far the training is: by steps, or by time when it is given minutes
+        progress = max(step / args.steps, (time.monotonic() - start) / budget)
+        if progress >= 1:
+            break
+        for group in optimiser.param_groups:  # a short warm-up, then a cosine decay
+            group["lr"] = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
+        images, targets, weights = images.to(device), targets.to(device), weights.to(device)
+        crops = crops.to(device).permute(0, 3, 1, 2).float()
+        crops = (crops / 255.0 - 0.5) / 0.25
+        labels = labels.to(device)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
+            f_out = finder(images)
+            c_out = counter(crops)
+        f_loss = finder_loss(f_out.float(), targets, weights)
+        c_loss = counter_loss(c_out.float(), labels)
+        optimiser.zero_grad(set_to_none=True)
+        (f_loss + c_loss).backward()
+        torch.nn.utils.clip_grad_norm_(params, 5.0)
+        optimiser.step()
+        if step % 50 == 0:
+            print(
+                f"step {step}/{args.steps}: finder {f_loss.item():.3f}, counter {c_loss.item():.3f}, "
+                f"{time.monotonic() - start:.0f} s",
+                flush=True,
+            )
+    args.steps_done = step
+    return finder.cpu().eval(), counter.cpu().eval()
+
+
+def export(finder: Finder, counter: Counter, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with torch.no_grad():
+        torch.onnx.export(
+            finder, (torch.zeros(1, 3, 480, 640),), str(folder / "finder.onnx"), input_names=["image"],
+            output_names=["found"], dynamic_axes={"image": {2: "h", 3: "w"}, "found": {2: "h4", 3: "w4"}},
+            opset_version=17, dynamo=False,
+        )  # fmt: skip
+        torch.onnx.export(
+            counter, (torch.zeros(4, 3, g.CROP_H, g.CROP_W),), str(folder / "counter.onnx"),
+            input_names=["crops"], output_names=["pips"], dynamic_axes={"crops": {0: "n"}, "pips": {0: "n"}},
+            opset_version=17, dynamo=False,
+        )  # fmt: skip
+
+
+def _match(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
+    """Each tile read with the labelled tile it lies on (None: no tile there)."""
+    pairs = []
+    for item in found:
+        best = None
+        for tile in truth:
+            if g.overlap(item.corners, tile.corners) > 0.5:
+                best = tile
+                break
+        pairs.append((item, best))
+    return pairs
+
+
+def validate(reader_finder: Any, reader_counter: Any, count: int, settings: Settings) -> dict[str, Any]:
+    """Read ``count`` validation scenes (never trained on); measure, and choose the threshold
+    of a sure tile: the lowest confidence above which at least 99.5 % of the tiles read are
+    right, tiles read where none is counted as wrong."""
+    scored: list[tuple[float, bool]] = []
+    labelled_tiles = exact = read = 0
+    totals = 0
+    for i in range(count):
+        scene, _factor = scene_for(VALIDATION_SEED + i)
+        truth = labelled(scene)
+        highest = 18
+        found = read_rgb(scene.rgb, highest, reader_finder, reader_counter, settings)
+        read += len(found)
+        labelled_tiles += len(truth)
+        got = Multiset(str(sorted(f.halves)) for f in found)
+        want = Multiset(str(sorted(t.halves)) for t in truth)
+        exact += sum((got & want).values())
+        totals += sum(sum(f.halves) for f in found) == sum(sum(t.halves) for t in truth)
+        for item, tile in _match(found, scene.tiles):
+            right = tile is not None and tile.visible >= 0.95 and sorted(item.halves) == sorted(tile.halves)
+            if tile is not None and tile.visible < 0.95:
+                continue  # a tile cut by the frame: neither right nor wrong to read
+            scored.append((item.confidence, right))
+    scored.sort(reverse=True)
+    sure_threshold = 1.0
+    right_so_far = 0
+    for n, (confidence, right) in enumerate(scored, 1):
+        right_so_far += right
+        last_of_its_confidence = n == len(scored) or scored[n][0] < confidence
+        if last_of_its_confidence and right_so_far / n >= 0.995:
+            sure_threshold = confidence
+    return {
+        "validation_photos": count,
+        "tiles_exact": round(exact / max(1, labelled_tiles), 4),
+        "tile_precision": round(sum(r for _c, r in scored) / max(1, len(scored)), 4),
+        "photos_total_exact": round(totals / max(1, count), 4),
+        "sure_threshold": round(max(0.5, sure_threshold), 4),
+        "sure_share": round(sum(c >= sure_threshold for c, _r in scored) / max(1, len(scored)), 4),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m referee.vision.train", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--steps", type=int, default=300, help="training steps (300: about an hour on 2 CPU cores)"
+    )
+    parser.add_argument("--batch", type=int, default=8, help="photos a step (8)")
+    parser.add_argument("--lr", type=float, default=2e-3, help="the highest learning rate (0.002)")
+    parser.add_argument("--workers", type=int, default=2, help="processes drawing photos (2)")
+    parser.add_argument("--seed", type=int, default=1, help="the training photos' seed (1)")
+    parser.add_argument("--validation", type=int, default=100, help="validation photos (100)")
+    parser.add_argument("--minutes", type=float, default=0, help="stop after this many minutes (0: by steps)")
+    parser.add_argument("--resume", type=Path, default=None, help="a weights.pt to go on from")
+    parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    finder, counter = train(args)
+    export(finder, counter, args.out)
+    (args.out / "reader.json").write_text(json.dumps({"settings": {}}) + "\n")
+    torch.save({"finder": finder.state_dict(), "counter": counter.state_dict()}, args.out / "weights.pt")
+    print(
+        f"trained {args.steps_done} steps in {(time.monotonic() - started) / 60:.1f} min; measuring",
+        flush=True,
+    )
+    from referee.vision.model import load
+
+    load.cache_clear()
+    reader = load(args.out)
+    figures = validate(reader.finder, reader.counter, args.validation, reader.settings)
+    settings = {"sure_threshold": figures["sure_threshold"]}
+    meta = {
+        "settings": settings,
+        "trained": {
+            "steps": args.steps_done, "resumed": args.resume is not None, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "device": "cuda" if torch.cuda.is_available() else "cpu",
+            "minutes": round((time.monotonic() - started) / 60, 1),
+        },
+        "validation": figures,
+    }  # fmt: skip
+    (args.out / "reader.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""The learned reader (referee/vision/model.py, the networks in referee/vision/models/): it
+loads, reads synthetic photos with known tiles, counts a tile the same however it lies,
+marks as sure only what it reads right, refuses bad input as the app's reader does, and
+stays within its memory bound. Its training data (referee/vision/examples.py) marks exactly
+the scene's tiles."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from referee.vision import PhotoError
+from referee.vision import geometry as g
+from referee.vision.decode import decode
+from referee.vision.examples import counter_examples, finder_example, scene_for
+from referee.vision.learned import read_learned
+from referee.vision.model import MODELS, VIEWS, load
+from referee.vision.scenes import LAYOUTS, draw_scene, encode, labelled
+
+
+def _png(rgb: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    assert ok
+    return data.tobytes()
+
+
+def test_the_shipped_networks_load_and_answer_in_their_shapes() -> None:
+    meta = json.loads((MODELS / "reader.json").read_text())
+    assert 0.5 <= meta["settings"]["sure_threshold"] < 1
+    reader = load()
+    found = reader.finder(np.zeros((1, 3, 480, 640), np.float32))
+    assert found.shape == (1, g.FINDER_CHANNELS, 120, 160)
+    counted = reader.counter(np.zeros((5, 3, g.CROP_H, g.CROP_W), np.float32))
+    assert counted.shape == (5, 1 + 2 * g.PIP_CLASSES)
+    assert sum(p.stat().st_size for p in MODELS.glob("*.onnx")) < 20 * 1024 * 1024  # a few MB
+
+
+def test_easy_synthetic_photos_are_read_exactly() -> None:
+    labelled_tiles = exact = 0
+    for seed in range(6):
+        scene = draw_scene(9000 + seed, (800, 600), highest=9, count=3, easy=True, tile_width=(0.12, 0.18))
+        want = Counter(str(t.tile) for t in labelled(scene))
+        got = Counter(str(t.tile) for t in read_learned(decode(encode(scene)), 9).tiles)
+        labelled_tiles += sum(want.values())
+        exact += sum((got & want).values())
+    assert exact >= 0.9 * labelled_tiles, (exact, labelled_tiles)
+
+
+def test_a_tile_is_counted_the_same_however_it_lies() -> None:
+    """The counter sees each tile four ways (as found, turned, mirrored both ways) and averages:
+    a photo turned half a turn or mirrored gives the same counts by construction."""
+    scene = draw_scene(4242, (640, 480), highest=12, count=1, easy=True, tile_width=(0.15, 0.2))
+    reader = load()
+    tile = labelled(scene)[0]
+
+    def counted(rgb: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        crops = np.stack([g.crop(rgb, corners[list(order)]) for order, _swap in VIEWS])
+        logits = reader.counter(np.ascontiguousarray(g.normalise(crops).transpose(0, 3, 1, 2)))
+        left = sum(
+            logits[i, 1 : 1 + g.PIP_CLASSES] if not swap else logits[i, 1 + g.PIP_CLASSES :]
+            for i, (_o, swap) in enumerate(VIEWS)
+        )
+        right = sum(
+            logits[i, 1 + g.PIP_CLASSES :] if not swap else logits[i, 1 : 1 + g.PIP_CLASSES]
+            for i, (_o, swap) in enumerate(VIEWS)
+        )
+        return np.sort([int(np.argmax(left)), int(np.argmax(right))])
+
+    as_is = counted(scene.rgb, tile.corners)
+    h, w = scene.rgb.shape[:2]
+    turned = scene.rgb[::-1, ::-1].copy()
+    turned_corners = np.array([w - 1, h - 1], np.float32) - tile.corners
+    mirrored = scene.rgb[:, ::-1].copy()
+    mirrored_corners = tile.corners * np.array([-1, 1], np.float32) + np.array([w - 1, 0], np.float32)
+    assert list(as_is) == sorted(tile.halves)
+    assert list(counted(turned, turned_corners)) == list(as_is)
+    assert list(counted(mirrored, mirrored_corners)) == list(as_is)
+
+
+def test_sure_tiles_are_right_on_photos_it_never_trained_on() -> None:
+    sure = sure_right = 0
+    for seed in range(8):
+        scene = draw_scene(777_000 + seed, (800, 600), highest=12, count=4, easy=True, tile_width=(0.1, 0.16))
+        want = Counter(str(t.tile) for t in labelled(scene))
+        reading = read_learned(decode(encode(scene)), 12)
+        sure_tiles = Counter(str(t.tile) for t in reading.tiles if t.sure)
+        sure += sum(sure_tiles.values())
+        sure_right += sum((sure_tiles & want).values())
+        assert all(0 <= t.confidence <= 1 for t in reading.tiles)
+        assert all(t.sure == (t.confidence >= load().settings.sure_threshold) for t in reading.tiles)
+    assert sure >= 10
+    assert sure_right >= 0.9 * sure, (sure_right, sure)
+
+
+def test_a_photo_of_no_tiles_reads_nothing() -> None:
+    rng = np.random.default_rng(3)
+    table = np.clip(90 + rng.normal(0, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert read_learned(decode(_png(table)), 12).tiles == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "status"), [(b"", 400), (b"not a photo at all", 415), (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, 415)]
+)
+def test_bad_input_is_refused_as_the_app_refuses_it(data: bytes, status: int) -> None:
+    with pytest.raises(PhotoError) as refused:
+        read_learned(decode(data), 12)
+    assert refused.value.status == status
+
+
+def test_the_training_examples_mark_exactly_the_scenes_tiles() -> None:
+    """The finder's targets decode back to the scene's tiles; the counter's crops carry their
+    halves (or no tile)."""
+    scene, factor = scene_for(11)
+    image, target, weight = finder_example(scene, factor)
+    assert image.shape[0] == 3 and target.shape[0] == g.FINDER_CHANNELS
+    centres = target.copy()
+    centres[g.HEAT] = np.where(target[g.HEAT] >= 0.999, 5.0, -5.0)
+    marks = g.peaks(centres, 0.5)
+    whole = [t for t in scene.tiles if t.visible >= 0.95 and t.corners.mean(axis=0).min() >= 0]
+    assert len(marks) == len([t for t in whole if (t.corners.mean(axis=0) * factor < image.shape[1]).all()])
+    for _score, cx, cy, length, width, angle in marks:
+        corners = g.corners_of(cx, cy, length, width, angle) / factor
+        assert any(g.overlap(corners, t.corners) > 0.8 for t in whole)
+    crops, labels = counter_examples(scene, random.Random(1))
+    assert len(crops) == len(labels) and all(c.shape == (g.CROP_H, g.CROP_W, 3) for c in crops)
+    assert sum(1 for is_tile, _a, _b in labels if is_tile) == len(labelled(scene))
+    assert 0.0 in weight or all(t.visible >= 0.95 or t.visible <= 0.05 for t in scene.tiles)
+
+
+def test_every_count_up_to_eighteen_has_its_own_layout() -> None:
+    assert set(LAYOUTS) == set(range(19))
+    for count, spots in LAYOUTS.items():
+        assert len(spots) == count
+        assert len(set(spots)) == count  # no two pips on one spot
+
+
+_MEMORY_PROBE = """
+import io, resource, sys
+import numpy as np
+from PIL import Image
+from referee.vision.decode import decode
+from referee.vision.learned import read_learned
+from referee.vision.model import load
+load()
+read_learned(decode(open(sys.argv[1], "rb").read()), 12)  # warm: buffers of a first run
+rest = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for path in sys.argv[1:]:
+    try:
+        read_learned(decode(open(path, "rb").read()), 12)
+    except Exception as error:
+        print("refused", type(error).__name__)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((peak - rest) // 1024)
+"""
+
+
+def test_one_read_stays_within_300_mb_whatever_the_file_claims(tmp_path: Path) -> None:
+    photo = tmp_path / "twelve.jpg"
+    rng = np.random.default_rng(0)
+    big = np.clip(rng.normal(120, 40, (3000, 4000, 3)), 0, 255).astype(np.uint8)
+    Image.fromarray(big).save(photo, format="JPEG", quality=90)
+    clear = tmp_path / "clear.png"
+    out = io.BytesIO()
+    Image.new("RGBA", (7000, 7000), (0, 0, 0, 0)).save(out, format="PNG")
+    clear.write_bytes(out.getvalue())
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, str(photo), str(clear)],
+        capture_output=True, text=True, cwd=root, timeout=300, check=True,
+    )  # fmt: skip
+    grown_mb = int(result.stdout.strip().splitlines()[-1])
+    assert grown_mb <= 300, result.stdout
