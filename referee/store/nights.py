@@ -316,9 +316,7 @@ class Nights(GameLog):
             games = self._night_games(night_id)
             self.db.execute("update nights set trashed = null, changed = ? where id = ?", [stamp, night_id])
             for game_id in games:
-                self.db.execute(
-                    "update games set trashed = null, changed = ? where id = ?", [stamp, game_id]
-                )
+                self.db.execute("update games set trashed = null, changed = ? where id = ?", [stamp, game_id])
                 self.summarize_game(game_id)
 
     def purge_nights(self, older_than: str | None = None, night_id: str | None = None) -> int:
@@ -350,7 +348,10 @@ class Nights(GameLog):
                 "where trashed is not null order by trashed desc, id"
             )
             return [
-                {**{k: v for k, v in row.items() if k != "config"}, "players": json.loads(row["config"])["players"]}
+                {
+                    **{k: v for k, v in row.items() if k != "config"},
+                    "players": json.loads(row["config"])["players"],
+                }
                 for row in rows
             ]
 

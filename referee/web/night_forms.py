@@ -15,8 +15,8 @@ from wtforms.validators import Optional
 
 from referee.nights.config import NAME_MOST, PLAYERS_MOST, SEATINGS
 from referee.rules import DEFAULT_GAME, GAMES
-from referee.web.i18n import N_
 from referee.web.forms import SET_CHOICES, Form, WholeNumberField, field_name, option_field, option_value
+from referee.web.i18n import N_
 
 # One sentence per seating, shown beside its choice (RULES.md section 5).
 SEATING_HELP = {
@@ -77,9 +77,7 @@ class NightForm(Form):
     table_size = WholeNumberField("Players at a table", default=4, validators=[Optional()])
     stages = WholeNumberField("Stages", default=3, validators=[Optional()])
     rounds_per_stage = WholeNumberField("Rounds per stage", default=3, validators=[Optional()])
-    seating = RadioField(
-        "Seating", choices=[(key, key) for key in SEATINGS], default="progressive"
-    )
+    seating = RadioField("Seating", choices=[(key, key) for key in SEATINGS], default="progressive")
     seed = HiddenField(default="")
     preview = SubmitField("Show the tables")
     shuffle = SubmitField("Shuffle")
@@ -97,7 +95,7 @@ class NightForm(Form):
         """The names typed (one a line; blank lines dropped), then those picked from the
         players known to this server."""
         typed = [line.strip() for line in re.split(r"[\r\n]+", self.players.data or "")]
-        return [name for name in typed if name][:PLAYERS_MOST + 1] + picked[: PLAYERS_MOST + 1]
+        return [name for name in typed if name][: PLAYERS_MOST + 1] + picked[: PLAYERS_MOST + 1]
 
     def body(self, players: list[str]) -> dict[str, Any]:
         """The ``POST /api/nights`` body this form describes (``players`` in dealing order)."""
@@ -114,7 +112,9 @@ class NightForm(Form):
         if self.set.data:
             body["set"] = int(self.set.data)
         if STAGED_BY_ROUNDS[game]:
-            body["rounds_per_stage"] = self.rounds_per_stage.data if self.rounds_per_stage.data is not None else 1
+            body["rounds_per_stage"] = (
+                self.rounds_per_stage.data if self.rounds_per_stage.data is not None else 1
+            )
         options: dict[str, Any] = {}
         for option in GAMES[game].declaration.options:
             value = option_value(option, self[field_name(game, option)].data)

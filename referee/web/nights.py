@@ -288,7 +288,8 @@ def render_live(stored: StoredNight, view: str, mark: str) -> str:
             ]
             or [[]],
             table_pages=[
-                tables[start : start + BOARD_TABLES_PAGE] for start in range(0, len(tables), BOARD_TABLES_PAGE)
+                tables[start : start + BOARD_TABLES_PAGE]
+                for start in range(0, len(tables), BOARD_TABLES_PAGE)
             ]
             or [[]],
             **context,
@@ -325,7 +326,9 @@ def new_night() -> ResponseReturnValue:
     refusal: Refusal | None = None
     preview: list[dict[str, Any]] | None = None
     known = known_players()
-    picked = [name for name in request.form.getlist("known") if name in known] if request.method == "POST" else []
+    picked = (
+        [name for name in request.form.getlist("known") if name in known] if request.method == "POST" else []
+    )
     if request.method == "GET":
         if request.args.get("game") in GAMES:
             form.game.data = request.args["game"]
@@ -386,7 +389,9 @@ def night(night_id: str) -> ResponseReturnValue:
     return render_night(stored)
 
 
-def render_night(stored: StoredNight, refusal: Refusal | None = None, status: int = 200) -> ResponseReturnValue:
+def render_night(
+    stored: StoredNight, refusal: Refusal | None = None, status: int = 200
+) -> ResponseReturnValue:
     mark = get_store().night_mark(stored.id)
     return render_template(
         "nights/night.html",
@@ -449,7 +454,9 @@ def next_stage(night_id: str) -> ResponseReturnValue:
 def board(night_id: str) -> ResponseReturnValue:
     stored = load_night(night_id)
     mark = mark_text(get_store().night_mark(night_id))
-    return render_template("nights/board.html", live=Markup(render_live(stored, "board", mark)), **night_context(stored))
+    return render_template(
+        "nights/board.html", live=Markup(render_live(stored, "board", mark)), **night_context(stored)
+    )
 
 
 # ----- the night sheet ---------------------------------------------------------------------------
@@ -484,10 +491,15 @@ def night_sheet(context: dict[str, Any], paper: str) -> Sheet:
     config = stored.night.config
     stages = context["history"]
     where = {
-        player: {stage: _("T%(table)s: %(points)s", table=table, points=points) for stage, (table, points) in seen.items()}
+        player: {
+            stage: _("T%(table)s: %(points)s", table=table, points=points)
+            for stage, (table, points) in seen.items()
+        }
         for player, seen in context["where"].items()
     }
-    header = [_("Place"), _("Player")] + [_("Stage %(stage)s", stage=s["stage"]) for s in stages] + [_("Total")]
+    header = (
+        [_("Place"), _("Player")] + [_("Stage %(stage)s", stage=s["stage"]) for s in stages] + [_("Total")]
+    )
     rows = [
         [line["label"], line["player"]]
         + [where.get(line["player"], {}).get(s["stage"], "") for s in stages]
@@ -499,7 +511,12 @@ def night_sheet(context: dict[str, Any], paper: str) -> Sheet:
         for table in stage["tables"]:
             points = ", ".join(f"{line['player']} {line['total']}" for line in table["lines"])
             notes.append(
-                _("Stage %(stage)s, table %(table)s: %(points)s", stage=stage["stage"], table=table["number"], points=points)
+                _(
+                    "Stage %(stage)s, table %(table)s: %(points)s",
+                    stage=stage["stage"],
+                    table=table["number"],
+                    points=points,
+                )
             )
     if not stored.night.finished:
         notes.append(str(context["heading"]))
@@ -535,13 +552,17 @@ def sheet_pdf(night_id: str) -> ResponseReturnValue:
         done = None
     if done is None or done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
         response = Response(
-            _("The night sheet could not be made: try again in a few seconds."), status=503, mimetype="text/plain"
+            _("The night sheet could not be made: try again in a few seconds."),
+            status=503,
+            mimetype="text/plain",
         )
         response.headers["Retry-After"] = "5"
         return response
     safe_id = "".join(ch for ch in stored.id if ch.isascii() and ch.isalnum())
     response = Response(done.stdout, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="night-{stored.created[:10]}-{safe_id}.pdf"'
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="night-{stored.created[:10]}-{safe_id}.pdf"'
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 

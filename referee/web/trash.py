@@ -131,7 +131,9 @@ def trash() -> ResponseReturnValue:
         row["until"] = (thrown + timedelta(days=TRASH_DAYS)).date().isoformat()
     nights = store.trashed_nights()
     for row in nights:
-        row["until"] = (datetime.fromisoformat(row["trashed"]) + timedelta(days=TRASH_DAYS)).date().isoformat()
+        row["until"] = (
+            (datetime.fromisoformat(row["trashed"]) + timedelta(days=TRASH_DAYS)).date().isoformat()
+        )
     return render_template(
         "trash.html",
         listing=listing,

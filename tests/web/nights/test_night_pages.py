@@ -71,7 +71,13 @@ def test_preview_shuffle_and_start(client, api):
         ({"stages": "20", "rounds_per_stage": "5"}, "night.rounds", "need 100 rounds"),
         ({"players": "Ana\nana\nBen\nCaro"}, None, "must be unique"),
         (
-            {"game": "kozel", "kz_teams": "y", "seating": "teams", "players": "\n".join(EIGHT[:6]), "table_size": "4"},
+            {
+                "game": "kozel",
+                "kz_teams": "y",
+                "seating": "teams",
+                "players": "\n".join(EIGHT[:6]),
+                "table_size": "4",
+            },
             "night.teams",
             "multiple of 4",
         ),
@@ -94,7 +100,9 @@ def test_night_page_next_stage_key_and_moves(client, api):
     key = re.search(r'name="key" type="hidden" value="([^"]+)"', page).group(1)
     refused = client.post(f"/nights/{night_id}/next", data={"key": key})
     assert refused.status_code == 422
-    assert "night.stage.open" in refused.get_data(as_text=True) and "Tables 1, 2 are still playing" in refused.get_data(as_text=True)
+    assert "night.stage.open" in refused.get_data(
+        as_text=True
+    ) and "Tables 1, 2 are still playing" in refused.get_data(as_text=True)
     short = client.get(f"/nights/{night_id}/2")
     assert short.status_code == 303 and "/games/" in short.headers["Location"]
     live = client.get(f"/nights/{night_id}/live")
@@ -126,8 +134,9 @@ def test_night_page_next_stage_key_and_moves(client, api):
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     player = client.get("/players/Eve").get_data(as_text=True)
     assert "Club nights" in player and "Tuesday club" in player
-    hu = client.get(f"/nights/{night_id}/sheet?lang=hu")
-    assert hu.status_code == 200
+    assert client.get("/lang/hi").status_code == 303  # the sheet's PDF in Devanagari
+    pdf = client.get(f"/nights/{night_id}/sheet.pdf")
+    assert pdf.status_code == 200 and b"NotoSansDevanagari" in pdf.data
 
 
 def test_a_whole_night_goes_to_the_trash_and_back(client, api):
@@ -150,3 +159,15 @@ def test_a_whole_night_goes_to_the_trash_and_back(client, api):
     assert client.post(f"/trash/nights/{night_id}/purge", data={}).status_code == 303
     assert client.get("/trash").get_data(as_text=True).count("Tuesday club") == 0
     assert api.get(f"/api/games/{game_id}")[0] == 404
+
+
+def test_the_pages_and_refusals_speak_hungarian(client, api):
+    assert client.get("/lang/hu").status_code == 303
+    refused = client.post("/nights/new", data=form(table_size="9", preview=None, start="1"))
+    assert refused.status_code == 422
+    assert "asztaloknál 2–8 játékos ül, nem 9" in refused.get_data(as_text=True)
+    night_id = start_night(client)
+    page = client.get(f"/nights/{night_id}").get_data(as_text=True)
+    assert "Következő szakasz" in page and "1. asztal" in page
+    refused = client.post(f"/nights/{night_id}/next", data={"key": "abcdefgh12"})
+    assert "még játszik" in refused.get_data(as_text=True)
