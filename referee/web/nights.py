@@ -11,12 +11,14 @@ rendered once per mark and language and reused by every screen that follows it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import secrets
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +60,7 @@ bp = Blueprint("nights", __name__)
 BOARD_STANDING_PAGE = 10  # standing lines on one page of the board (it turns its pages)
 BOARD_TABLES_PAGE = 8  # tables on one page of the board
 FRAGMENTS_KEPT = 128
+FRESH_SECONDS = 2.0  # a live part rendered this recently is served as it is
 PDF_TIMEOUT = 30.0
 ROOT = Path(__file__).resolve().parents[2]
 STALE = _l(
@@ -66,7 +69,7 @@ STALE = _l(
 )
 
 _lock = threading.Lock()
-_fragments: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_fragments: OrderedDict[tuple[Any, ...], tuple[float, str, str]] = OrderedDict()  # (when, mark, html)
 
 
 @dataclass
@@ -136,6 +139,12 @@ def public_base() -> str:
 
 def qr_svg(text: str) -> Markup:
     """A QR code of ``text`` as inline SVG (segno, as the share page's)."""
+    return Markup(_qr_text(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _qr_text(text: str) -> str:
+    """A table's code never changes: drawn once per address."""
     buffer = io.BytesIO()
     segno.make(text, error="m").save(
         buffer,
@@ -150,7 +159,7 @@ def qr_svg(text: str) -> Markup:
         omitsize=True,
         title=text,
     )
-    return Markup(buffer.getvalue().decode("utf-8"))
+    return buffer.getvalue().decode("utf-8")
 
 
 def tables_view(stored: StoredNight, with_qr: bool = False) -> list[dict[str, Any]]:
@@ -159,9 +168,8 @@ def tables_view(stored: StoredNight, with_qr: bool = False) -> list[dict[str, An
     config = stored.night.config
     shown = []
     for table in stored.current:
-        game = store.load(table.game_id)
-        match = game.match
-        state = match.state()
+        match = store.load(table.game_id).match
+        standing = match.standing
         short = url_for("nights.table_link", night_id=stored.id, number=table.number)
         row: dict[str, Any] = {
             "number": table.number,
@@ -170,8 +178,8 @@ def tables_view(stored: StoredNight, with_qr: bool = False) -> list[dict[str, An
             "status": table.status,
             "finished": table.status == "finished",
             "progress": progress(match),
-            "leaders": list(match.leaders()) if not match.finished else list(state.get("winners") or []),
-            "totals": dict(state.get("totals") or {}),
+            "leaders": list(standing.winners) if match.finished else list(match.leaders()),
+            "totals": dict(standing.totals),
             "url": url_for("pages.game", game_id=table.game_id),
             "short": public_base() + short,
         }
@@ -251,24 +259,29 @@ def mark_text(mark: Any) -> str:
 
 def live_fragment(night_id: str, view: str) -> Response:
     """The live part of the night page (``view`` "night") or of the board ("board"): 204
-    when the night has not changed since the mark the page has."""
+    when the screen already shows the newest. At a busy night every play changes the mark,
+    so a part is rendered at most once per ``FRESH_SECONDS`` for every screen that asks (a
+    screen looks every few seconds anyway): the plays come first."""
     store = get_store()
     mark = store.night_mark(night_id)
     if mark is None:
         abort(404, description=_("There is no club night %(night)r.", night=night_id))
-    shown = mark_text(mark)
-    if request.args.get("mark") == shown:
-        return Response(status=204, headers={"Cache-Control": "no-store"})
-    key = (current_app.config["DATABASE"], night_id, shown, current_lang(), view, public_base())
+    current = mark_text(mark)
+    key = (current_app.config["DATABASE"], night_id, current_lang(), view, public_base())
+    now = time.monotonic()
     with _lock:
-        html = _fragments.get(key)
-    if html is None:
-        html = render_live(load_night(night_id), view, shown)
+        kept = _fragments.get(key)
+    fresh = float(current_app.config.get("NIGHT_LIVE_FRESH_SECONDS", FRESH_SECONDS))
+    if kept is None or (kept[1] != current and now - kept[0] >= fresh):
+        kept = (now, current, render_live(load_night(night_id), view, current))
         with _lock:
-            _fragments[key] = html
+            _fragments[key] = kept
+            _fragments.move_to_end(key)
             while len(_fragments) > FRAGMENTS_KEPT:
                 _fragments.popitem(last=False)
-    response = Response(html)
+    if request.args.get("mark") in (kept[1], current):  # (a page just loaded shows the newest)
+        return Response(status=204, headers={"Cache-Control": "no-store"})
+    response = Response(kept[2])
     response.headers["Cache-Control"] = "no-store"
     return response
 

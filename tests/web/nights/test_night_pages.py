@@ -94,6 +94,7 @@ def test_refusals_are_shown_on_the_form_and_create_nothing(client, api, changes,
 
 
 def test_night_page_next_stage_key_and_moves(client, api):
+    client.application.config["NIGHT_LIVE_FRESH_SECONDS"] = 0  # every change seen at once
     night_id = start_night(client)
     page = client.get(f"/nights/{night_id}").get_data(as_text=True)
     assert "<svg" in page and f"/nights/{night_id}/1" in page and "Next stage" in page
