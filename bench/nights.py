@@ -121,11 +121,7 @@ def bench_night_play(server: Server, seconds: float, tables: int = TABLES, seed:
         drivers.append(
             (Client(server.port), GameDriver(rng, game_id, table_config(server.port, game_id)), rng)
         )
-    for path in (
-        f"/nights/{night_id}/live",
-        f"/nights/{night_id}/live?view=board",
-        f"/games/{games[0]}/follow/fragment",
-    ):
+    for path in (f"/nights/{night_id}/live", f"/nights/{night_id}/live?view=board"):
         get(server.port, path)  # the first renders compile their templates: unmeasured
     latencies: list[float] = []
     errors: list[str] = []
@@ -156,12 +152,7 @@ def bench_night_play(server: Server, seconds: float, tables: int = TABLES, seed:
     def screen(index: int) -> None:
         """A board (``index`` < BOARDS) or a phone: its live part, again and again, with the
         mark it shows (204 while nothing changed)."""
-        if index < BOARDS:
-            path = f"/nights/{night_id}/live?view=board"
-        elif index % 2:
-            path = f"/nights/{night_id}/live"
-        else:
-            path = f"/games/{games[index % len(games)]}/follow/fragment"
+        path = f"/nights/{night_id}/live" + ("?view=board" if index < BOARDS else "")
         mark = b""
         start.wait()
         done.wait(LOOK_EVERY * index / (BOARDS + PHONES))  # not in step
