@@ -379,6 +379,10 @@ def new_night() -> ResponseReturnValue:
         seatings=seating_choices(),
         games=[rules.declaration for rules in GAMES.values()],
         staged=STAGED_BY_ROUNDS,
+        usual_sets={
+            key: _("The usual set (double-%(highest)s)", highest=rules.default_set)
+            for key, rules in GAMES.items()
+        },
         field_name=field_name,
     ), status
 
