@@ -32,6 +32,9 @@ class Sizes:
     png_size: tuple[int, int] = (7000, 7000)  # the transparent PNG of the memory measure
     peak_reads: int = 8  # of each photo sent at once in the memory measure
     halfopen: int = 300  # half-open connections held while a play is timed
+    night_tables: int = 20  # tables of 4 at the club night measured (bench/nights.py)
+    night_seconds: float = 30.0  # of plays at the club night, its boards and phones looking
+    night_nexts: int = 5  # "Next stage" timed at this many nights
 
 
 FULL = Sizes(
@@ -47,6 +50,8 @@ QUICK = Sizes(
     load_seconds=5.0,
     kills=2,
     kill_after=1.0,
+    night_seconds=6.0,
+    night_nexts=1,
 )
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from bench import browser, engines, kills, load, served, stored, trust
+from bench import browser, engines, kills, load, nights, served, stored, trust
 from bench.engines import profile_engines
 from bench.harness import bench_server, serve_main
 from bench.parts import FULL, QUICK, Figure, Part, Sizes
@@ -36,6 +36,10 @@ GOALS = {
     "photo_storm_play_p99_ratio": ("<=", 2),
     "photo_read_peak_mb": ("<=", 300),
     "halfopen_play_ms": ("<=", 1000),
+    "night_mixer_repeats": ("<=", 0.5),
+    "night_play_p99_ms": ("<=", 50),
+    "night_play_errors": ("<=", 0),
+    "night_next_ms": ("<=", 200),
 }
 
 
@@ -67,6 +71,10 @@ def figure_names(sizes: Sizes) -> tuple[str, ...]:
         "photo_storm_play_p99_ratio",
         "photo_read_peak_mb",
         "halfopen_play_ms",
+        "night_mixer_repeats",
+        "night_play_p99_ms",
+        "night_play_errors",
+        "night_next_ms",
     )
 
 
@@ -75,6 +83,7 @@ def measure(sizes: Sizes) -> list[Part]:
     parts = [engines.run(sizes), stored.run(sizes), kills.run(sizes)]
     with bench_server() as server:
         parts += [served.run(sizes, server), browser.run(sizes, server), load.run(sizes, server)]
+        parts.append(nights.run(sizes, server))  # a club night on the same served app
     with bench_server() as server:  # a server of its own: its memory and its readers start afresh
         parts.append(trust.run(sizes, server))
     return parts

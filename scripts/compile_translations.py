@@ -24,6 +24,8 @@ KEYWORDS = [
     "refuse:2",
     "phrase:1",
     "bad_request:1",
+    "night_refusal:2",
+    "night_violation:2",
     "N_",
     "_l",
     "lazy_gettext",

@@ -163,13 +163,17 @@ class Night:
         if len(results) != len(self.tables):
             raise ValueError(f"{len(self.tables)} tables, {len(results)} results")
         playing = [number for number, result in enumerate(results, 1) if result is None]
-        if playing:
-            several = (
-                "Tables {tables} are still playing: a stage closes only when every table's game is finished."
-            )
-            one = "Table {tables} is still playing: a stage closes only when every table's game is finished."
+        if len(playing) > 1:  # each sentence written out whole, so the catalogs take it in
             raise night_violation(
-                "night.stage.open", several if len(playing) > 1 else one, tables=listing(playing)
+                "night.stage.open",
+                "Tables {tables} are still playing: a stage closes only when every table's game is finished.",
+                tables=listing(playing),
+            )
+        if playing:
+            raise night_violation(
+                "night.stage.open",
+                "Table {tables} is still playing: a stage closes only when every table's game is finished.",
+                tables=listing(playing),
             )
         booked = tuple(result for result in results if result is not None)
         history = self.history + (StageRecord(self.stage, self.tables, booked),)

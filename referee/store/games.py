@@ -245,7 +245,7 @@ class Store(PlayerLists, Pins, SentHands, Nights):
         """Delete for ever the games in the trash (those thrown away before ``older_than``
         only, when given); returns how many."""
         with self.write():
-            query = "select id from games where trashed is not null"
+            query = "select id from games where trashed is not null and night_id is null"
             args: list[Any] = []
             if older_than is not None:
                 query += " and trashed < ?"

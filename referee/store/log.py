@@ -229,7 +229,8 @@ class GameLog(Connection):
         where, order = {
             "playing": ("trashed is null and status = 'playing'", "changed desc, id"),
             "finished": ("trashed is null and status = 'finished'", "changed desc, id"),
-            "trash": ("trashed is not null", "trashed desc, id"),
+            # a club night's tables go to the trash with their night, and are listed with it
+            "trash": ("trashed is not null and night_id is null", "trashed desc, id"),
         }[kind]
         with self.read():
             total = self.db.execute(f"select count(*) from games where {where}").fetchone()[0]

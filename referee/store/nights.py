@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import unicodedata
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from referee.match import GameConfig
 from referee.nights import Night, NightConfig, StageRecord, TableResult
 from referee.nights.config import night_violation
 from referee.rules.base import RuleViolation
+from referee.stats import PlayerGame
 from referee.store.log import GameLog, NightSeat, StoredGame, clock, now
 
 
@@ -119,6 +121,18 @@ class StoredNight:
 
 class Nights(GameLog):
     """The club nights of a database (a part of ``Store``)."""
+
+    @abstractmethod
+    def summarize_game(self, game_id: str) -> None:
+        """Make the game's rows of the players' lists again (``PlayerLists``)."""
+
+    @abstractmethod
+    def delete(self, game_id: str) -> None:
+        """Delete a game and its history for ever (``Store.delete``)."""
+
+    @abstractmethod
+    def _replace_player_games(self, game_id: str, rows: list[PlayerGame]) -> None:
+        """The game's rows of the players' lists (``PlayerLists``)."""
 
     @abstractmethod
     def create(
@@ -253,3 +267,128 @@ class Nights(GameLog):
         current = tuple(table.players for table in tables if table.result is None)
         night = Night(config, int(row[1]), current, tuple(history))
         return StoredNight(night_id, str(row[2]), night, tables)
+
+    # ----- the pages' looks, the trash, the players -------------------------------------
+
+    def night_mark(self, night_id: str) -> tuple[Any, ...] | None:
+        """What changes whenever anything shown of the night changes: its stage and the
+        versions of its tables' games (one query; ``None``: no such night)."""
+        with self.read():
+            row = self.db.execute(
+                "select stage, status, changed from nights where id = ? and trashed is null", [night_id]
+            ).fetchone()
+            if row is None:
+                return None
+            versions = self.db.execute(
+                "select g.id, g.version from night_tables t join games g on g.id = t.game_id "
+                "where t.night_id = ? and t.stage = ? order by t.number",
+                [night_id, row[0]],
+            ).fetchall()
+        return (tuple(row), tuple((str(r[0]), int(r[1])) for r in versions))
+
+    def trash_night(self, night_id: str) -> None:
+        """The whole night to the trash, its tables' games with it (they leave the lists and
+        the players' records), in one transaction; ``NightNotFound`` when there is none."""
+        with self.write():
+            found = self.db.execute(
+                "select 1 from nights where id = ? and trashed is null", [night_id]
+            ).fetchone()
+            if found is None:
+                raise NightNotFound(night_id)
+            stamp = clock()
+            games = self._night_games(night_id)
+            self.db.execute("update nights set trashed = ? where id = ?", [stamp, night_id])
+            for game_id in games:
+                self.db.execute("update games set trashed = ? where id = ?", [stamp, game_id])
+                self._replace_player_games(game_id, [])
+        for game_id in games:
+            self._forget(game_id)
+
+    def restore_night(self, night_id: str) -> None:
+        """The night and its tables' games back out of the trash, as they were."""
+        with self.write():
+            found = self.db.execute(
+                "select 1 from nights where id = ? and trashed is not null", [night_id]
+            ).fetchone()
+            if found is None:
+                raise NightNotFound(night_id)
+            stamp = clock()
+            games = self._night_games(night_id)
+            self.db.execute("update nights set trashed = null, changed = ? where id = ?", [stamp, night_id])
+            for game_id in games:
+                self.db.execute("update games set trashed = null, changed = ? where id = ?", [stamp, game_id])
+                self.summarize_game(game_id)
+
+    def purge_nights(self, older_than: str | None = None, night_id: str | None = None) -> int:
+        """Delete for ever the nights in the trash (thrown away before ``older_than``, or the
+        one ``night_id``), with their tables' games; returns how many nights."""
+        with self.write():
+            query, args = "select id from nights where trashed is not null", []
+            if older_than is not None:
+                query += " and trashed < ?"
+                args.append(older_than)
+            if night_id is not None:
+                query += " and id = ?"
+                args.append(night_id)
+            ids = [str(r[0]) for r in self.db.execute(query, args).fetchall()]
+            for found in ids:
+                games = self._night_games(found)
+                self.db.execute("delete from night_keys where night_id = ?", [found])
+                self.db.execute("delete from night_tables where night_id = ?", [found])
+                for game_id in games:
+                    self.delete(game_id)
+                self.db.execute("delete from nights where id = ?", [found])
+        return len(ids)
+
+    def trashed_nights(self) -> list[dict[str, Any]]:
+        """The nights in the trash, last thrown away first, with their players."""
+        with self.read():
+            rows = self.db.query(
+                "select id, name, game, status, created, trashed, config from nights "
+                "where trashed is not null order by trashed desc, id"
+            )
+            return [
+                {
+                    **{k: v for k, v in row.items() if k != "config"},
+                    "players": json.loads(row["config"])["players"],
+                }
+                for row in rows
+            ]
+
+    def nights_of_player(self, key: str) -> list[dict[str, Any]]:
+        """The nights (not in the trash) a player is in, newest first: its id, name, game,
+        status, created, how many players, and the player's place and total so far."""
+        found: list[dict[str, Any]] = []
+        with self.read():
+            rows = list(
+                self.db.execute(
+                    "select id, config from nights where trashed is null order by created desc, id"
+                ).fetchall()
+            )
+            for night_id, raw in rows:
+                names = json.loads(raw)["players"]
+                name = next((n for n in names if unicodedata.normalize("NFC", n).casefold() == key), None)
+                if name is None:
+                    continue
+                stored = self._night(str(night_id))
+                line = next(p for p in stored.night.standings() if p.player == name)
+                found.append(
+                    {
+                        "id": stored.id,
+                        "name": stored.night.config.name,
+                        "game": stored.night.config.game,
+                        "status": stored.night.status,
+                        "created": stored.created,
+                        "players": len(names),
+                        "place": line.place,
+                        "total": line.total,
+                        "stages": len(stored.night.history),
+                    }
+                )
+        return found
+
+    def _night_games(self, night_id: str) -> list[str]:
+        return [
+            str(r[0])
+            for r in self.db.execute("select game_id from night_tables where night_id = ?", [night_id])
+        ]

@@ -11,7 +11,7 @@ from flask import Flask
 from werkzeug.routing import IntegerConverter
 
 from referee.store import MatchCache, StorePool
-from referee.web import api, backup, companion, nights_api, owner, pages, photo, table, trash
+from referee.web import api, backup, companion, nights, nights_api, owner, pages, photo, table, trash
 from referee.web.db import close_store
 from referee.web.errors import init_errors
 from referee.web.extensions import compress, csrf
@@ -82,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(nights_api.bp)  # JSON only, as api.bp
     app.register_blueprint(pages.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(nights.bp)
     app.register_blueprint(companion.bp)
     app.register_blueprint(backup.bp)
     app.register_blueprint(trash.bp)

@@ -33,7 +33,7 @@ from wtforms.validators import Optional
 
 from referee.rules import GAMES
 from referee.rules.base import RuleViolation
-from referee.store import TRASH_DAYS, GameNotFound, Store, StoredGame
+from referee.store import TRASH_DAYS, GameNotFound, NightNotFound, Store, StoredGame
 from referee.web.db import get_store
 from referee.web.extensions import csrf
 from referee.web.forms import PIN_FORMAT, Form
@@ -118,6 +118,7 @@ def purge_expired(store: Store) -> None:
     """Games thrown away more than ``TRASH_DAYS`` ago are gone."""
     limit = (datetime.now(UTC) - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
     store.purge_trash(older_than=limit)
+    store.purge_nights(older_than=limit)
 
 
 @bp.get("/trash")
@@ -128,9 +129,15 @@ def trash() -> ResponseReturnValue:
     for row in listing["rows"]:
         thrown = datetime.fromisoformat(row["trashed"])
         row["until"] = (thrown + timedelta(days=TRASH_DAYS)).date().isoformat()
+    nights = store.trashed_nights()
+    for row in nights:
+        row["until"] = (
+            (datetime.fromisoformat(row["trashed"]) + timedelta(days=TRASH_DAYS)).date().isoformat()
+        )
     return render_template(
         "trash.html",
         listing=listing,
+        nights=nights,
         form=DeleteForm(),
         has_owner=bool(owner_pin_hash(store)),
         owner=is_owner(),
@@ -185,7 +192,33 @@ def empty() -> ResponseReturnValue:
     if refused:
         return refused
     count = get_store().purge_trash()
+    get_store().purge_nights()
     flash(_("The trash is empty (%(count)s games deleted for ever).", count=count), "info")
+    return redirect(url_for("trash.trash"), code=303)
+
+
+@bp.post("/trash/nights/<night_id>/restore")
+def restore_night(night_id: str) -> ResponseReturnValue:
+    """A whole club night back, with every table game of every stage."""
+    refused = owner_only()
+    if refused:
+        return refused
+    try:
+        get_store().restore_night(night_id)
+    except NightNotFound:
+        abort(404, description=_("There is no club night %(night)r in the trash.", night=night_id))
+    flash(_("The night is restored, with its tables' games."), "info")
+    return redirect(url_for("trash.trash"), code=303)
+
+
+@bp.post("/trash/nights/<night_id>/purge")
+def purge_night(night_id: str) -> ResponseReturnValue:
+    refused = owner_only()
+    if refused:
+        return refused
+    if not get_store().purge_nights(night_id=night_id):
+        abort(404, description=_("There is no club night %(night)r in the trash.", night=night_id))
+    flash(_("The night is deleted for ever, with its tables' games."), "info")
     return redirect(url_for("trash.trash"), code=303)
 
 

@@ -48,6 +48,10 @@ FIGURES = {
     "photo_storm_play_p99_ratio",
     "photo_read_peak_mb",
     "halfopen_play_ms",
+    "night_mixer_repeats",
+    "night_play_p99_ms",
+    "night_play_errors",
+    "night_next_ms",
 }
 TINY = Sizes(
     "tiny",
@@ -67,6 +71,9 @@ TINY = Sizes(
     png_size=(2000, 2000),
     peak_reads=2,
     halfopen=50,
+    night_tables=2,
+    night_seconds=1.0,
+    night_nexts=1,
 )
 
 
@@ -144,6 +151,8 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert figures["engine_mt_rounds_per_s"] > 0
     assert figures["photo_storm_play_p99_ratio"] > 0 and figures["photo_read_peak_mb"] >= 0
     assert 0 < figures["halfopen_play_ms"] < 10_000
+    assert figures["night_play_errors"] == 0 and 0 < figures["night_play_p99_ms"] < 30_000
+    assert 0 < figures["night_next_ms"] < 30_000 and 0 <= figures["night_mixer_repeats"] <= 0.5
     assert figures["play_vs_bare_flask"] > 1  # a logged play does more than a bare endpoint
     assert 0 < figures["late_vs_early"] < 20
     assert 0 < figures["load_p99_ms_30_clients"] < 30_000

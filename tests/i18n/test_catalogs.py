@@ -18,6 +18,8 @@ LANGS = [code for code in CODES if code != "en"]  # English is the source langua
 KEYWORDS = {
     "refuse": (2,),
     "phrase": (1,),
+    "night_refusal": (2,),  # the club nights' refusals (referee.nights)
+    "night_violation": (2,),
     "_": None,
     "gettext": None,
     "_l": None,

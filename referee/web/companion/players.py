@@ -95,6 +95,10 @@ def player(name: str) -> ResponseReturnValue:
     if found is None:
         abort(404, description=_("No game has a player called %(name)r.", name=name))
     player, by_game = found
+    nights = get_store().nights_of_player(player_key(name))
+    for line in nights:
+        line["title"] = game_title(line["game"])
+    finished = [line for line in nights if line["status"] == "finished"]
     h2h = sorted(player.head_to_head.values(), key=lambda h: (-h.games, h.opponent.casefold()))
     return render_template(
         "companion/player.html",
@@ -103,6 +107,9 @@ def player(name: str) -> ResponseReturnValue:
         head_to_head=h2h,
         games=game_titles(),
         history=player.history,
+        nights=nights,
+        nights_finished=finished,
+        best_night=min((line["place"] for line in finished), default=None),
     )
 
 
