@@ -117,7 +117,12 @@ def act(game_id: str) -> ResponseReturnValue:
     try:
         action = Action.from_json(body)
         get_store().change(
-            game_id, "action", action.to_json(), expected_version=form.version.data, guard=check_pin
+            game_id,
+            "action",
+            action.to_json(),
+            expected_version=form.version.data,
+            guard=check_pin,
+            key=form.key.data or None,
         )
     except RuleViolation as error:
         game = _load(game_id)  # unchanged by the refusal; fresh if another device logged meanwhile
