@@ -64,10 +64,11 @@
     setInterval(refresh, 5000);
     return;
   }
-  var source;
+  var source, lost = false;
   function connect() {
     source = new EventSource(root.getAttribute("data-stream") + "?since=" + shown());
-    source.addEventListener("open", function () { setLive(true); });
+    // back after a gap (a Wi-Fi blip, a restarted server): fetch what was missed at once
+    source.addEventListener("open", function () { setLive(true); if (lost) { lost = false; refresh(); } });
     source.addEventListener("version", function (event) {
       var data = JSON.parse(event.data);
       if (data.version !== shown()) refresh();
@@ -76,9 +77,13 @@
       if (stateNote) stateNote.textContent = text("deleted", "This game was deleted."); });
     source.addEventListener("error", function () {
       setLive(false);
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+      lost = true;
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     });
   }
+  window.addEventListener("online", function () {
+    if (source && source.readyState === EventSource.CLOSED) connect();
+  });
   connect();
   root.setAttribute("data-follow-ready", "");
 })();

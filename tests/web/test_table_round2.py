@@ -4,6 +4,8 @@ speak the player's language; a rule id appears only as the link to its rule."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 MT = {"game": "mexican-train", "set": 9, "players": ["Ana", "Ben", "Caro"]}
@@ -52,3 +54,21 @@ def test_the_error_pages_the_table_can_reach_speak_hungarian(client, mt, method,
     assert response.status_code in (404, 405)
     assert '<html lang="hu">' in html
     assert english not in html
+
+
+def test_chicken_foot_fits_nowhere_also_cites_the_foot_that_closes_the_other_ends(client, api):
+    game = api.create(game="chicken-foot", set=9, players=["Ana", "Ben"])
+    steps = [("Ana", "9-9", None), ("Ben", "1-9", "9-9"), ("Ana", "2-9", "9-9"), ("Ben", "3-9", "9-9")]
+    steps += [("Ana", "4-9", "9-9"), ("Ben", "1-1", "1-9")]
+    for player, tile, on in steps:
+        body = {"type": "play", "player": player, "tile": tile, **({"on": on} if on else {})}
+        status, data = api.act(game["id"], **body)
+        assert status == 200, data
+    client.set_cookie("lang", "hu")
+    html = client.get(f"/games/{game['id']}/table?tile=3-4").get_data(as_text=True)
+    box = re.search(r'<div class="refusal nowhere" role="alert">(.*?)</div>', html, re.S).group(1)
+    assert re.findall(r'<a class="rule-id" href="([^"]+)"[^>]*>([^<]+)</a>', box) == [
+        ("/rules/chicken-foot#rule-cf-match", "cf.match"),
+        ("/rules/chicken-foot#rule-cf-double", "cf.double"),
+    ]
+    assert "duplának előbb mind a(z) 3 ujja kell" in box  # the sentence, in Hungarian
