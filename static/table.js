@@ -22,6 +22,19 @@
     requestAnimationFrame(() => { live.textContent = text; });
   }
 
+  // Each round's score is said once (per round, in this tab), when the table first shows it.
+  function announceScore() {
+    const score = document.querySelector("#table [data-round-score]");
+    if (!score) return;
+    const key = "referee-scored-" + score.getAttribute("data-round-score");
+    try {
+      if (sessionStorage.getItem(key)) return;
+      sessionStorage.setItem(key, "1");
+    } catch (error) { /* no storage: said on every load */ }
+    setTimeout(() => announce(score.textContent.replace(/\s+/g, " ").trim()), 500);
+  }
+  announceScore();
+
   function focusLit(table) {
     const lit = table.querySelector(".place.lit, .log-answer");
     if (lit) { lit.focus(); return true; }
@@ -70,6 +83,7 @@
     else history.replaceState({ table: true }, "", url);
     const logged = table.querySelector("[data-toast] .toast-text");
     if (logged && table.dataset.version !== current.dataset.version) announce(logged.textContent);
+    else announceScore();
     if (focusPlace && focusLit(table)) return;
     if (hadFocus && !typed) {
       const picked = tile && table.getAttribute("data-selected") === tile;

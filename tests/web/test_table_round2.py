@@ -72,3 +72,18 @@ def test_chicken_foot_fits_nowhere_also_cites_the_foot_that_closes_the_other_end
         ("/rules/chicken-foot#rule-cf-double", "cf.double"),
     ]
     assert "duplának előbb mind a(z) 3 ujja kell" in box  # the sentence, in Hungarian
+
+
+def test_the_table_carries_the_last_round_score_for_its_announcement(client, api):
+    from referee.tiles import Tile
+    from tests.web.test_table import _bot_round
+
+    game = api.create(game="mexican-train", set=9, players=["Ana", "Ben"])
+    hands = _bot_round(api, game["id"], 3, ["Ana", "Ben"], 15, 9, Tile(9, 9))
+    status, data = api.hands(game["id"], 1, {p: [str(t) for t in h] for p, h in hands.items()})
+    assert status == 200, data
+    points = data["rounds"][0]["points"]
+    client.set_cookie("lang", "hu")
+    html = client.get(f"/games/{game['id']}/table").get_data(as_text=True)
+    said = re.search(r'data-round-score="[^"]+-1">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(said.split()) == f"A(z) 1. kör pontjai: Ana {points['Ana']}, Ben {points['Ben']}."
