@@ -52,6 +52,41 @@ def a_round_under_way(page, live_app) -> str:
     return game["id"]
 
 
+def a_kozel_line(page, live_app) -> str:
+    """A Kozel round of four with a dozen tiles down: the line wraps at 1024×768."""
+    game_id = page.request.post(
+        "/api/games", data={"game": "kozel", "players": ["Ana", "Ben", "Caro", "Dani"]}
+    ).json()["id"]
+    for player in ["Ana", "Ben", "Caro", "Dani"]:  # the lead: whoever holds 1-1 (kz.lead.first)
+        if page.request.post(
+            f"/api/games/{game_id}/actions", data={"type": "play", "player": player, "tile": "1-1"}
+        ).ok:
+            break
+    rng = random.Random(5)
+    store = Store(live_app.config["DATABASE"])
+    try:
+        for _ in range(12):
+            engine = store.load(game_id).match.engine
+            plays = list(engine.legal_plays(engine.turn()))
+            if not plays:
+                break
+            page.request.post(f"/api/games/{game_id}/actions", data=rng.choice(plays).to_json())
+    finally:
+        store.close()
+    return game_id
+
+
+LINE = """() => {
+  const tiles = [...document.querySelectorAll(".line .laid")].map((t) => t.getBoundingClientRect());
+  const left = document.querySelector(".line-end.left").getBoundingClientRect();
+  const right = document.querySelector(".line-end.right").getBoundingClientRect();
+  const last = tiles[tiles.length - 1], first = tiles[0];
+  return {rows: new Set(tiles.map((r) => Math.round(r.top / 20))).size,
+          rightAfterLast: right.left >= last.right - 1 && right.left - last.right < 40 && right.top < last.bottom,
+          leftBeforeFirst: left.right <= first.left + 1 && left.bottom > first.top};
+}"""
+
+
 def test_the_table_at_1024_in_english(page, live_app):
     game_id = a_round_under_way(page, live_app)
     page.goto(f"/games/{game_id}/table")
@@ -87,6 +122,10 @@ def test_the_table_at_1024_in_english(page, live_app):
         page.wait_for_function(
             "document.querySelector('[data-table-announce]').textContent.startsWith('Logged')"
         )
+    # Kozel: the line of play is one line, left end … right end, wrapping like a sentence
+    page.goto(f"/games/{a_kozel_line(page, live_app)}/table")
+    line = page.evaluate(LINE)
+    assert line["rightAfterLast"] and line["leftBeforeFirst"], line
     page.click("[data-theme-switch]")
     assert page.evaluate("document.documentElement.dataset.theme") in ("dark", "light")
     chosen = page.evaluate("document.documentElement.dataset.theme")
