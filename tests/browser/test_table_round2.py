@@ -94,6 +94,13 @@ def test_the_table_at_1024_in_english(page, live_app):
     assert all(page.evaluate(IN_VIEW)), "every train's open end is in view"
     assert page.evaluate("(document.querySelector('.trains').getBoundingClientRect().bottom <= innerHeight)")
     assert page.locator(".reminders").count() == 0
+    # states told apart without hue: the train on turn by an icon and a double border, a
+    # marker by its flag and word, the Mexican train by a dotted border
+    assert page.locator(".train.on-turn .state-icon").count() == 1
+    assert page.locator(".train.on-turn").evaluate("(el) => getComputedStyle(el).borderLeftStyle") == "double"
+    assert page.locator(".train.mexican").evaluate("(el) => getComputedStyle(el).borderLeftStyle") == "dotted"
+    for marker in page.locator(".train.marked .marker").all():
+        assert marker.inner_text().startswith("⚑")
     assert page.locator(".table-status .now a.rule-id").count() == 1  # the rule id only as a link
     # a tile that fits two places: its prompt takes the kept slot, Draw does not move
     draw_before = page.locator('button[data-action="draw"]').bounding_box()
