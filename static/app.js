@@ -64,10 +64,11 @@
     setInterval(refresh, 5000);
     return;
   }
-  var source;
+  var source, lost = false;
   function connect() {
     source = new EventSource(root.getAttribute("data-stream") + "?since=" + shown());
-    source.addEventListener("open", function () { setLive(true); });
+    // back after a gap (a Wi-Fi blip, a restarted server): fetch what was missed at once
+    source.addEventListener("open", function () { setLive(true); if (lost) { lost = false; refresh(); } });
     source.addEventListener("version", function (event) {
       var data = JSON.parse(event.data);
       if (data.version !== shown()) refresh();
@@ -76,9 +77,13 @@
       if (stateNote) stateNote.textContent = text("deleted", "This game was deleted."); });
     source.addEventListener("error", function () {
       setLive(false);
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+      lost = true;
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
     });
   }
+  window.addEventListener("online", function () {
+    if (source && source.readyState === EventSource.CLOSED) connect();
+  });
   connect();
   root.setAttribute("data-follow-ready", "");
 })();
@@ -93,6 +98,7 @@
   var gamePage = /^\/games\/(?!new(?:\/|$))[^/]+(?:\/|$)/.test(location.pathname);
   if (!gamePage && !document.querySelector("[data-wake-lock]")) return;
 
+  function said(key, english) { return document.body.getAttribute("data-text-wake-" + key) || english; }
   function note(text) {
     if (document.querySelector("[data-wake-note]")) return;
     var p = document.createElement("p");
@@ -106,8 +112,8 @@
 
   if (!("wakeLock" in navigator) || !navigator.wakeLock) {
     note(window.isSecureContext
-      ? "This browser cannot keep the screen awake: give the screen a longer sleep time while you play."
-      : "The screen may go to sleep: keeping it awake needs the app opened over https or on this machine.");
+      ? said("unsupported", "This browser cannot keep the screen awake: give the screen a longer sleep time while you play.")
+      : said("insecure", "The screen may go to sleep: keeping it awake needs the app opened over https or on this machine."));
     return;
   }
   var lock = null;
@@ -122,7 +128,7 @@
         sentinel.addEventListener("release", function () { lock = null; window.__refereeWakeLockHeld = false; });
       }
     }).catch(function () {
-      note("The screen may go to sleep: the browser did not allow keeping it awake (battery saver?).");
+      note(said("refused", "The screen may go to sleep: the browser did not allow keeping it awake (battery saver?)."));
     }).then(function () { pending = false; });
   }
   // The browser lets the lock go whenever the page is hidden: take it again on return.
@@ -130,4 +136,27 @@
     if (document.visibilityState === "visible") { lock = null; request(); }
   });
   request();
+})();
+
+/* Dark mode: the system's choice until the switch in the top bar is used; the choice is
+   remembered on this device (localStorage) and applied before the first paint (base.html). */
+(function () {
+  "use strict";
+  var button = document.querySelector("[data-theme-switch]");
+  if (!button) return;
+  var root = document.documentElement;
+  var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function dark() {
+    var chosen = root.getAttribute("data-theme");
+    return chosen ? chosen === "dark" : !!(system && system.matches);
+  }
+  function show() { button.setAttribute("aria-pressed", dark() ? "true" : "false"); }
+  button.addEventListener("click", function () {
+    var next = dark() ? "light" : "dark";
+    root.setAttribute("data-theme", next);
+    try { localStorage.setItem("referee-theme", next); } catch (e) { /* private mode: this page only */ }
+    show();
+  });
+  if (system && system.addEventListener) system.addEventListener("change", show);
+  show();
 })();

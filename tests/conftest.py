@@ -94,7 +94,7 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, app) -> None:
+    def __init__(self, app, port: int = 0) -> None:
         from waitress.server import create_server
 
         from referee.serve import server_options
@@ -102,7 +102,7 @@ class LiveServer:
         self.app = app
         # Port 0: the kernel picks a free port at bind time, so parallel servers never race.
         # The served app's own settings (connections, body limit), with fewer threads.
-        self.server = create_server(app, host="127.0.0.1", port=0, **server_options(threads=8))
+        self.server = create_server(app, host="127.0.0.1", port=port, **server_options(threads=8))
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self._stopping = threading.Event()

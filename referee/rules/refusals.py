@@ -50,6 +50,10 @@ class RuleViolation(ValueError):
     msgid with ``{named}`` placeholders and ``message == template.format(**params)``. Build
     one with ``refuse(rule_id, template, **params)``, which also marks the template for
     pybabel's extraction.
+
+    ``also`` lists the other rules behind the same refusal, each a refusal of its own (its
+    rule id and sentence): "the 3-4 does not match the 5" (`cf.match`) is refused because
+    the 5-5 needs its toes first (`cf.double`), which is why no other end is open.
     """
 
     def __init__(
@@ -60,11 +64,13 @@ class RuleViolation(ValueError):
         action: object = None,
         template: str | None = None,
         params: Mapping[str, object] | None = None,
+        also: tuple[RuleViolation, ...] = (),
     ) -> None:
         if message is None:
             if template is None:
                 raise TypeError("RuleViolation needs a message or a template")
             message = Phrase(template, params)
+        self.also = also
         self.rule_id = rule_id
         self.message = str(message)
         self.template = template
@@ -73,13 +79,16 @@ class RuleViolation(ValueError):
         super().__init__(f"[{rule_id}] {self.message}" if rule_id else self.message)
 
 
-def refuse(rule_id: str | None, template: str, **params: object) -> RuleViolation:
+def refuse(
+    rule_id: str | None, template: str, *, also: tuple[RuleViolation, ...] = (), **params: object
+) -> RuleViolation:
     """``raise refuse("turn", "It is {on_turn}'s turn, not {player}'s.", on_turn=…, player=…)``.
 
     The English ``message`` is ``template.format(**params)``; the web layer translates the
     template (``referee.web.i18n.translate_violation``). Values may be ``Phrase`` objects.
+    ``also``: the other rules behind the refusal (see ``RuleViolation``).
     """
-    return RuleViolation(rule_id, template.format(**params), template=template, params=params)
+    return RuleViolation(rule_id, template.format(**params), template=template, params=params, also=also)
 
 
 class BadRequest(ValueError):

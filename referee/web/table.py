@@ -49,6 +49,13 @@ class Refusal:
     message: str
     rule: str | None = None
     game: str | None = None
+    also: tuple[Refusal, ...] = ()  # the other rules behind it (RuleViolation.also)
+
+    @classmethod
+    def of(cls, error: RuleViolation | BadRequest, game: str | None) -> Refusal:
+        """The refusal of ``error`` in the page's language, with the rules it also cites."""
+        also = tuple(cls.of(more, game) for more in getattr(error, "also", ()))
+        return cls(translate_violation(error), getattr(error, "rule_id", None), game, also)
 
     @property
     def rule_text(self) -> str | None:
@@ -117,7 +124,12 @@ def act(game_id: str) -> ResponseReturnValue:
     try:
         action = Action.from_json(body)
         get_store().change(
-            game_id, "action", action.to_json(), expected_version=form.version.data, guard=check_pin
+            game_id,
+            "action",
+            action.to_json(),
+            expected_version=form.version.data,
+            guard=check_pin,
+            key=form.key.data or None,
         )
     except RuleViolation as error:
         game = _load(game_id)  # unchanged by the refusal; fresh if another device logged meanwhile
@@ -125,7 +137,7 @@ def act(game_id: str) -> ResponseReturnValue:
             game,
             tile=keep_tile,
             who=body.get("player"),
-            refusal=Refusal(translate_violation(error), error.rule_id, game.match.config.game),
+            refusal=Refusal.of(error, game.match.config.game),
             status=422,
         )
     except BadRequest as error:
@@ -223,7 +235,7 @@ def render_table(
                 places_by_tile.setdefault(play.tile, []).append(place_key(place))
 
     def refusal_of(error: RuleViolation | BadRequest) -> Refusal:
-        return Refusal(translate_violation(error), getattr(error, "rule_id", None), config.game)
+        return Refusal.of(error, config.game)
 
     lit: set[str] = set()
     nowhere: list[Refusal] = []
@@ -237,9 +249,10 @@ def render_table(
                     engine.check(engine.play_at(actor, selected, p))
                 except (RuleViolation, BadRequest) as error:
                     reason = refusal_of(error)
-                    if reason.rule not in seen:
-                        seen.add(reason.rule)
-                        nowhere.append(reason)
+                    for each in (reason, *reason.also):
+                        if each.rule not in seen:
+                            seen.add(each.rule)
+                            nowhere.append(each)
     answer = None
     if engine is not None and playing and selected is not None and actor and ask_key:
         place = _place_from_key(presenter, ask_key, engine)

@@ -7,11 +7,12 @@ The forms only carry what the player tapped; turning it into an ``Action`` is do
 from __future__ import annotations
 
 from wtforms import HiddenField, StringField
-from wtforms.validators import AnyOf, InputRequired, Length, Optional
+from wtforms.validators import AnyOf, InputRequired, Length, Optional, Regexp
 from wtforms.widgets import HiddenInput
 
 from referee.presenters.base import CENTRE
 from referee.web.forms import Form, WholeNumberField
+from referee.web.json_answers import CHANGE_KEY
 
 TABLE_ACTIONS = ("play", "draw", "pass", "end", "start", "undo")
 # ``CENTRE``: the value of ``place`` for the round's first tile, which joins nothing (Kozel's
@@ -25,7 +26,8 @@ class ActionForm(Form):
     ``version`` is the game version the page showed: a change by another tablet since then
     is refused with 409 and the fresh table. ``place`` is a train key (Mexican Train), a
     tile on the table (Kozel, Chicken Foot) or ``centre``; it is the value of the tapped
-    place button, so one form serves every place on the tableau.
+    place button, so one form serves every place on the tableau. ``key`` is added by the
+    page's script.
     """
 
     class Meta:
@@ -36,3 +38,6 @@ class ActionForm(Form):
     player = HiddenField(validators=[Optional(), Length(max=40)])
     tile = HiddenField(validators=[Optional(), Length(max=8)])
     place = StringField(validators=[Optional(), Length(max=40)])
+    # API.md's ``key``: the page's script gives each tap one, and sends the tap again with it
+    # until the server answers (a Wi-Fi blip): a repeat is never logged twice.
+    key = HiddenField(validators=[Optional(), Regexp(CHANGE_KEY.pattern + r"\Z")])

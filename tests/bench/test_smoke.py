@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bench.browser import CHROMIUM, bench_table_page, bench_taps
+from bench.browser import CHROMIUM, bench_table_page, bench_tap_to_paint, bench_taps
 from bench.driver import MT_GAME, GameDriver
 from bench.engines import KOZEL_PLAYERS, bench_dominoes, bench_kozel, bench_mt, kozel_round, mt_round
 from bench.harness import BARE_PATH, Server, make_bench_app
@@ -32,6 +32,7 @@ FIGURES = {
     "table_page_requests",
     "taps_per_play",
     "taps_per_hands_entry",
+    "tap_to_paint_ms",
     "load_p99_ms_30_clients",
     "load_errors",
     "mixed_p99_ms",
@@ -158,6 +159,7 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert 0 < figures["load_p99_ms_30_clients"] < 30_000
     assert figures["table_page_kb"] is None and figures["table_page_requests"] is None
     assert figures["taps_per_play"] is None and figures["taps_per_hands_entry"] is None  # page=False
+    assert figures["tap_to_paint_ms"] is None
     ratio = figures["engine_kozel_vs_dominoes"]
     assert ratio is None or ratio > 0
     assert lines[0].startswith("Domino Referee benchmark (tiny")
@@ -178,8 +180,10 @@ def test_table_page_measure(tmp_path):
         # in this one, and the sync API refuses to start inside a running loop.
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             page = pool.submit(bench_table_page, server).result(timeout=120)
+            paints = pool.submit(bench_tap_to_paint, server, 3).result(timeout=120)
     finally:
         server.stop()
+    assert paints is not None and len(paints) == 3 and all(0 < ms < 10_000 for ms in paints)
     assert page is not None
     assert page["requests"] >= 1 and page["bytes"] > 0
     assert any(url.endswith("/table") for url, _ in page["sizes"])

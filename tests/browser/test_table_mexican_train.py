@@ -133,7 +133,7 @@ def test_whole_round_on_the_table_page(page, phone, live_app, live_server):
     refusal.wait_for()
     assert refusal.locator(".rule-id").inner_text() in ("mt.train.available", "mt.match")
     assert (
-        page.locator(".refusal:not(.nowhere) a.rule-link")
+        page.locator(".refusal:not(.nowhere) a.rule-id")
         .get_attribute("href")
         .startswith("/rules/mexican-train#rule-mt-")
     )

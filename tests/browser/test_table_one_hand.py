@@ -95,7 +95,8 @@ def test_mexican_train_round_with_one_hand(device, live_app):
     assert "Ana must play" in page.locator(".table-status .now").inner_text()
     # pass before drawing is refused by the engine: the button is disabled with its reason
     knock = page.locator('button[data-action="pass"]')
-    assert knock.is_disabled() and "mt.marker.place" in (knock.get_attribute("title") or "")
+    assert knock.is_disabled() and "has not drawn" in (knock.get_attribute("title") or "")
+    assert page.locator("#act-pass-why a.rule-id").inner_text() == "mt.marker.place"  # the id as its link
     taps = play_and_check(page, game_id, player, "mexican-train", size)
     assert taps.refusals_seen <= 1
     entry = player.enter_hands(PLAYERS)

@@ -100,7 +100,7 @@ def test_an_illegal_play_is_refused_with_its_rule_and_nothing_changes(client, ap
     response = act(client, mt["id"], mt["version"], type="play", player="Ana", **fields)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert f'<span class="rule-id">{rule}</span>' in html
+    assert re.search(rf'<a class="rule-id" href="[^"]+"[^>]*>{re.escape(rule)}</a>', html)  # only as a link
     anchor = "rule-" + rule.replace(".", "-")
     assert f'href="/rules/mexican-train#{anchor}"' in html
     assert "Nothing was changed." in html
@@ -126,7 +126,7 @@ def test_a_refusal_names_the_open_double(client, api, mt):
     assert lit_places(html) == set()
     response = act(client, game_id, state["version"], type="play", player="Ben", tile="4-8", place="Ben")
     assert response.status_code == 422
-    assert '<span class="rule-id">mt.double.open</span>' in response.get_data(as_text=True)
+    assert '">mt.double.open</a>' in response.get_data(as_text=True)
     _, html = table(client, game_id, "?tile=5-1")
     assert lit_places(html) == {"Ana"}
 
@@ -164,14 +164,14 @@ def test_draw_and_pass_buttons_and_the_marker(client, api, mt):
     version = mt["version"]
     response = act(client, mt["id"], version, type="pass", player="Ana")
     assert response.status_code == 422
-    assert '<span class="rule-id">mt.marker.place</span>' in response.get_data(as_text=True)
+    assert '">mt.marker.place</a>' in response.get_data(as_text=True)
     assert act(client, mt["id"], version, type="draw", player="Ana").status_code == 303
     state = api.state(mt["id"])
     assert state["round"]["boneyard"] == 14 and state["round"]["hands"]["Ana"] == 14
     assert act(client, mt["id"], version + 1, type="pass", player="Ana").status_code == 303
     _, html = table(client, mt["id"])
     assert re.search(r'class="train marked" *data-train="Ana"', html.replace("\n", " "))
-    assert "⚑ marked" in html
+    assert '⚑ <span class="marker-word">marked</span>' in html
     _, html = table(client, mt["id"], "?tile=8-9")  # Ben may now play on Ana's marked train
     assert lit_places(html) == {"Ana", "Ben", "mexican"}
 
@@ -206,7 +206,7 @@ def test_end_of_a_built_first_turn(client, api):
 def test_can_i_play_this_answers_without_logging(client, api, mt):
     before = api.state(mt["id"])
     _, html = table(client, mt["id"], "?tile=8-9&mode=ask&ask=Ben")
-    assert "<strong>No:</strong>" in html and '<span class="rule-id">mt.train.available</span>' in html
+    assert "<strong>No:</strong>" in html and '">mt.train.available</a>' in html
     assert 'href="/rules/mexican-train#rule-mt-train-available"' in html
     _, html = table(client, mt["id"], "?tile=8-9&mode=ask&ask=mexican")
     assert "<strong>Yes:</strong> Ana may play 8-9 there." in html
@@ -296,12 +296,19 @@ def test_the_round_end_opens_the_hands_entry(client, api):
     else:
         assert "blocked" in html
     assert 'class="tile-button pick' not in html  # no picker once the round is over
-    # every train reads from the engine outwards: each tile's inner half matches the last
+    # every train reads from the engine outwards: each tile's inner half matches the last;
+    # a row shows the train's last four tiles (issue 27: every train in view), the rest counted
     for key, train in state["round"]["trains"].items():
         row = html.split(f'data-train="{key}"')[1].split("</li>")[0]
         faces = [tuple(map(int, label.split("-"))) for label in re.findall(r'aria-label="(\d+-\d+)"', row)]
-        assert len(faces) == len(train["tiles"])
+        assert len(faces) == min(4, len(train["tiles"]))
+        hidden = len(train["tiles"]) - len(faces)
+        assert (f">+{hidden}</span>" in row) == (hidden > 0)
         value = 9
+        if hidden:
+            earlier = [tuple(map(int, t.split("-"))) for t in train["tiles"][:hidden]]
+            for a, b in earlier:
+                value = b if a == value else a
         for inner, outer in faces:
             assert inner == value
             value = outer
@@ -355,7 +362,7 @@ def test_kozel_line_with_both_ends(client, api):
     response = act(client, game_id, game["version"], type="play", player="Ben", tile="2-2", place="centre")
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert '<span class="rule-id">kz.lead.first</span>' in html and "#rule-kz-lead-first" in html
+    assert '">kz.lead.first</a>' in html and "#rule-kz-lead-first" in html
     assert (
         act(
             client, game_id, game["version"], type="play", player="Ben", tile="1-1", place="centre"

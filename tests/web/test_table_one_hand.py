@@ -75,8 +75,10 @@ def test_buttons_the_referee_would_refuse_are_disabled_with_its_reason(client, a
     game = api.create(**MT6)
     html = html_of(client, f"/games/{game['id']}/table")
     knock = re.search(r'<button type="submit" class="[^"]*" data-action="pass"([^>]*)>', html).group(1)
-    assert "disabled" in knock and 'title="mt.marker.place: ' in knock
-    assert 'id="act-pass-why"' in html  # the reason is also written beside the button
+    assert "disabled" in knock and 'title="Ana has not drawn this turn' in knock
+    why = re.search(r'<small class="why" id="act-pass-why">(.*?)</small>', html, re.S).group(1)
+    assert why.startswith("Ana has not drawn")  # the reason beside the button, its rule as a link
+    assert '<a class="rule-id" href="/rules/mexican-train#rule-mt-marker-place">mt.marker.place</a>' in why
     draw = re.search(r'data-action="draw"([^>]*)>', html).group(1)
     assert "disabled" not in draw
     now = re.search(r'<p class="now"[^>]*>(.*?)</p>', html, re.S).group(1)

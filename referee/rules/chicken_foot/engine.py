@@ -430,6 +430,20 @@ class ChickenFootRound(RoundEngine[ChickenFootOptions, Tile | None, None]):
             )
         value = self.outer[on]
         if not tile.has(value):
+            # Why no other end is open: the newest double still needs its toes (cf.double).
+            why_closed = (
+                (
+                    refuse(
+                        "cf.double",
+                        "The {foot} needs all {all} of its toes first: every other end is "
+                        "closed until its chicken foot is complete.",
+                        foot=str(foot),
+                        all=TOES_PER_FOOT,
+                    ),
+                )
+                if foot is not None and on == foot
+                else ()
+            )
             if on == self.spinner:
                 raise refuse(
                     "cf.match",
@@ -444,6 +458,7 @@ class ChickenFootRound(RoundEngine[ChickenFootOptions, Tile | None, None]):
                 tile=str(tile),
                 value=value,
                 on=str(on),
+                also=why_closed,
             )
 
     def _full_refusal(self, on: Tile) -> RuleViolation:
