@@ -28,6 +28,11 @@ from referee.vision.reading import Reading, ReadTile
 from referee.vision.shapes import PLAUSIBLE
 
 SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
+# The least confidence of a tile read as sure (right at least 99 times in 100). Measured with
+# `python -m bench vision --calibrate --count 80 --seed 3 --size 1280x960` (synthetic scenes of
+# any set and table, never used to develop this reader): at no confidence were 99.5 % of this
+# reader's tiles right, so it never claims a tile sure and a person looks at every tile.
+SURE_CONFIDENCE = 1.01
 
 
 def read_image(image: Decoded, highest: int) -> Reading:
@@ -62,6 +67,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
             continue  # far shorter than a tile seen from any usual angle: a printed mark
         if not PLAUSIBLE[0] <= ratio <= PLAUSIBLE[1]:
             confidence *= 0.6
-        tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0)))
+        sure = confidence >= SURE_CONFIDENCE
+        tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0), sure))
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
     return Reading(width=image.width, height=image.height, tiles=tuple(tiles))

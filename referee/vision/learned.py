@@ -28,7 +28,7 @@ def read_learned(image: Decoded, highest: int) -> Reading:
         x0, y0 = max(0, int(x0)), max(0, int(y0))
         x1, y1 = min(image.width, int(x1)), min(image.height, int(y1))
         confidence = round(float(item.confidence), 3)
-        sure = item.confidence >= reader.settings.sure_threshold
+        sure = confidence >= reader.settings.sure_threshold  # as the answer shows it
         tiles.append(ReadTile(Tile(*item.halves), confidence, (x0, y0, x1 - x0, y1 - y0), sure))
     # reading order: rows of the photo, left to right
     tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))

@@ -89,7 +89,7 @@ def test_a_tile_is_counted_the_same_however_it_lies() -> None:
 
 def test_sure_tiles_are_right_on_photos_it_never_trained_on() -> None:
     sure = sure_right = 0
-    for seed in range(8):
+    for seed in range(12):
         scene = draw_scene(777_000 + seed, (800, 600), highest=12, count=4, easy=True, tile_width=(0.1, 0.16))
         want = Counter(str(t.tile) for t in labelled(scene))
         reading = read_learned(decode(encode(scene)), 12)
@@ -98,8 +98,8 @@ def test_sure_tiles_are_right_on_photos_it_never_trained_on() -> None:
         sure_right += sum((sure_tiles & want).values())
         assert all(0 <= t.confidence <= 1 for t in reading.tiles)
         assert all(t.sure == (t.confidence >= load().settings.sure_threshold) for t in reading.tiles)
-    assert sure >= 10
-    assert sure_right >= 0.9 * sure, (sure_right, sure)
+    assert sure >= 5  # it does claim some tiles sure
+    assert sure_right == sure, (sure_right, sure)  # and every one of them is right
 
 
 def test_a_photo_of_no_tiles_reads_nothing() -> None:
