@@ -24,41 +24,12 @@ import numpy.typing as npt
 from PIL import Image
 
 from referee.tiles import Tile
+from referee.vision.scenes import LAYOUTS, NUMBER_COLOURS
 
-# pip centres on a half of side 1, per count
-_G3 = (0.24, 0.5, 0.76)
-_LAYOUT: dict[int, list[tuple[float, float]]] = {
-    0: [],
-    1: [(0.5, 0.5)],
-    2: [(0.24, 0.24), (0.76, 0.76)],
-    3: [(0.24, 0.24), (0.5, 0.5), (0.76, 0.76)],
-    4: [(0.24, 0.24), (0.76, 0.24), (0.24, 0.76), (0.76, 0.76)],
-    5: [(0.24, 0.24), (0.76, 0.24), (0.5, 0.5), (0.24, 0.76), (0.76, 0.76)],
-    6: [(x, y) for x in (0.26, 0.74) for y in _G3],
-    7: [(x, y) for x in (0.26, 0.74) for y in _G3] + [(0.5, 0.5)],
-    8: [(x, y) for x in _G3 for y in _G3 if (x, y) != (0.5, 0.5)],
-    9: [(x, y) for x in _G3 for y in _G3],
-}
-_G4 = (0.2, 0.4, 0.6, 0.8)
-_LAYOUT[10] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.4), (0.5, 0.6)]
-_LAYOUT[11] = [(x, y) for x in (0.22, 0.78) for y in _G4] + [(0.5, 0.3), (0.5, 0.5), (0.5, 0.7)]
-_LAYOUT[12] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G4]
-_G5 = (0.16, 0.33, 0.5, 0.67, 0.84)
-_LAYOUT[13] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [(0.5, 0.33), (0.5, 0.5), (0.5, 0.67)]
-_LAYOUT[14] = [(x, y) for x in (0.22, 0.78) for y in _G5] + [
-    (0.5, 0.25),
-    (0.5, 0.42),
-    (0.5, 0.58),
-    (0.5, 0.75),
-]
-_LAYOUT[15] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G5]
-
-# one colour per number, as double-12 and double-15 sets do (RGB)
-_COLOURS = [
-    (0, 0, 0), (90, 170, 220), (40, 140, 60), (200, 40, 40), (120, 90, 30), (30, 60, 180),
-    (230, 190, 20), (20, 20, 20), (30, 170, 160), (110, 40, 140), (120, 20, 40), (20, 120, 110),
-    (240, 120, 20), (200, 60, 160), (60, 60, 60), (90, 150, 40),
-]  # fmt: skip
+# the pips' layouts and the colours per number, shared with the learned reader's scenes (the
+# layouts and colours up to 15 are those these photos were always drawn with)
+_LAYOUT = LAYOUTS
+_COLOURS = NUMBER_COLOURS
 
 
 @dataclass(frozen=True, slots=True)
