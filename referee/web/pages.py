@@ -234,7 +234,9 @@ def new_game() -> ResponseReturnValue:
                     session["unlocked"] = (list(unlocked) if isinstance(unlocked, list) else [])[-49:] + [
                         game.id
                     ]
-                response = redirect(url_for("pages.game", game_id=game.id), code=303)
+                # A refereed game opens on its table (one tap fewer); a score pad on its page.
+                first_page = "table.show" if config.mode == "referee" else "pages.game"
+                response = redirect(url_for(first_page, game_id=game.id), code=303)
                 remembered = {
                     "game": config.game,
                     "players": list(config.players),
@@ -432,7 +434,10 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
             )
         else:
             flash(_("Round %(number)s is booked.", number=number), "info")
-            return redirect(url_for("pages.game", game_id=game_id), code=303)
+            # A refereed game goes on at its table (the next round starts there); a score
+            # pad, or a game over, shows the scores.
+            goes_on = stored.match.referee and not stored.match.finished
+            return redirect(url_for("table.show" if goes_on else "pages.game", game_id=game_id), code=303)
     elif "csrf_token" in form.errors:
         refusal = Refusal(None, str(STALE_HANDS))
     else:

@@ -23,8 +23,10 @@ def new_game(client, players, **fields):
 
 
 def created_id(response) -> str:
+    """The new game's id from the redirect: a refereed game opens on its table
+    (/games/<id>/table), a score pad on its page (/games/<id>)."""
     assert response.status_code == 303, text(response)
-    return response.headers["Location"].rsplit("/", 1)[1]
+    return response.headers["Location"].split("/games/", 1)[1].split("/")[0]
 
 
 def hands(client, game_id, number, *entries, version=None):
