@@ -390,7 +390,10 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
                 getattr(form, f"p{players.index(outcome.player)}").data = "out"
             # The hands sent from the players' phones, for the person at the tablet to check.
             prefill_sent_hands(
-                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)],
+                game_id,
+                number,
+                request.args.getlist("use"),
             )
     elif form.validate_on_submit():
         entries: dict[str, Any] = {}

@@ -9,9 +9,11 @@ from __future__ import annotations
 import struct
 import zlib
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
+from referee.web.service import send_code
 from tests.browser.table_helpers import stored
 from tests.web.photo_helpers import fixed_reader, reading
 
@@ -164,10 +166,12 @@ def test_send_my_hand_from_a_phone_then_saved_at_the_tablet(
     phone_context, phone = new_context(browser, live_server, "phone")
     tablet_context, tablet = new_context(browser, live_server, "tablet")
     try:
-        phone.goto(f"/lang/{lang}?next=/games/{game_id}/follow")
+        with live_app.test_request_context():
+            code = send_code(game_id)  # what the table's QR carries
+        phone.goto(f"/lang/{lang}?next=" + quote(f"/games/{game_id}/follow?code={code}"))
         shoot(phone, f"follow-send-link-phone-{lang}")
         tap(phone, phone.locator(".send-hand-link a"), "phone")
-        phone.wait_for_url(f"**/games/{game_id}/send-hand")
+        phone.wait_for_url(f"**/games/{game_id}/send-hand?code={code}")
         tap(phone, phone.locator('input[name="player"][value="Ben"]'), "phone")
         phone.set_input_files(
             "input[data-photo-input]", files=[{"name": "h.png", "mimeType": "image/png", "buffer": png()}]
