@@ -213,3 +213,9 @@ def test_the_store_keeps_every_send_and_forgets_them_with_the_game(tmp_path):
     store.delete(game.id)
     assert store.sent_hands(game.id, 1) == {} and store.sends_since(0, address="10.0.0.1") == 0
     store.close()
+
+
+def test_the_share_page_says_a_phone_can_send_its_hand(client, pad):
+    page = text(client.get(f"/games/{pad}/share"))
+    assert "can only watch" not in page
+    assert "can send its player’s hand" in page
