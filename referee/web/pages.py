@@ -147,6 +147,8 @@ def home() -> ResponseReturnValue:
                     "title": game_title(row["game"]),
                     "progress": progress(match) if match else _("cannot be read: its record is damaged"),
                     "summary": summary(match) if match else "",
+                    "set": _("double-%(highest)s", highest=match.config.highest) if match else "",
+                    "begun": row["version"] > 1,
                 }
             )
         listing["rows"] = shown
