@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.match.config import GameConfig, UnknownRound
-from referee.match.hands import HANDS_SHAPE, HandCheck, size_problem, tile_problem
+from referee.match.hands import (
+    HANDS_SHAPE,
+    HandCheck,
+    entered_tiles,
+    held_tiles,
+    size_problem,
+    tile_problem,
+)
 from referee.rules.base import (
     LEAVE,
     UNDO,
@@ -255,10 +262,10 @@ class Match:
                 problems.append(
                     refuse(
                         "hidden",
-                        "{player} holds {count} tiles by the log, but {entered} were entered.",
+                        "{player} holds {tiles} by the log, but {entered}.",
                         player=name,
-                        count=sizes[name],
-                        entered=len(value),
+                        tiles=held_tiles(sizes[name]),
+                        entered=entered_tiles(len(value)),
                     )
                 )
         return problems

@@ -108,12 +108,18 @@ def moment_of(value: float | str | datetime) -> datetime:
 
 
 def iso_time(value: float | str | datetime) -> str:
-    return moment_of(value).isoformat(timespec="seconds")
+    try:
+        return moment_of(value).isoformat(timespec="seconds")
+    except (ValueError, OverflowError, OSError):  # a stamp from an odd backup: shown as it is
+        return str(value)
 
 
 def time_ago(value: float | str | datetime) -> str:
     """How long ago ``value`` was, in the page's language ("2 minutes ago", "2 perccel ezelőtt")."""
-    delta = moment_of(value) - datetime.now(UTC)
+    try:
+        delta = moment_of(value) - datetime.now(UTC)
+    except (ValueError, OverflowError, OSError):
+        return str(value)[:10]
     if delta.total_seconds() > -45:  # a moment ago (or a clock a little ahead)
         return str(gettext("just now"))
     return str(format_timedelta(delta, add_direction=True))
@@ -122,7 +128,10 @@ def time_ago(value: float | str | datetime) -> str:
 def when_text(value: float | str | datetime) -> str:
     """A moment said as people say it: "3 hours ago" within a few days, else its date, in the
     page's language."""
-    moment = moment_of(value)
+    try:
+        moment = moment_of(value)
+    except (ValueError, OverflowError, OSError):
+        return str(value)[:10]
     if datetime.now(UTC) - moment < timedelta(days=RELATIVE_DAYS):
         return time_ago(moment)
     return str(format_date(moment, "medium"))
@@ -225,6 +234,13 @@ def translate_text(text: Any, lang: str | None = None) -> Any:
     if isinstance(text, Phrase):
         if lang == DEFAULT:
             return str(text)
+        if getattr(text, "forms", None):  # a count: the language's plural form (ngettext)
+            singular, plural = text.forms  # type: ignore[misc]
+            values = {key: translate_text(value, lang) for key, value in text.params.items()}
+            try:
+                return str(translations(lang).ngettext(singular, plural, text.number).format(**values))
+            except (KeyError, IndexError, ValueError):
+                return str(text)
         return _format(text.template, text.params, lang)
     return text
 

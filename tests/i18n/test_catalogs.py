@@ -18,6 +18,7 @@ LANGS = [code for code in CODES if code != "en"]  # English is the source langua
 KEYWORDS = {
     "refuse": (2,),
     "phrase": (1,),
+    "plural_phrase": (1, 2),
     "_": None,
     "gettext": None,
     "_l": None,
