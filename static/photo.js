@@ -123,7 +123,10 @@
       }
     });
     warningsList.textContent = "";
-    (state.warnings || []).forEach(function (w) {
+    // A reading is partial until the hand is saved: a count that disagrees with the log
+    // ("hidden") is not shown in red here (the summary says "3 of 15 tiles read"); saving
+    // the round lists it with every other problem.
+    (state.warnings || []).filter(function (w) { return w.rule !== "hidden"; }).forEach(function (w) {
       var li = document.createElement("li");
       li.className = "refusal";
       li.dataset.rule = w.rule || "";

@@ -48,6 +48,10 @@
     if (!raw) return { kind: "empty" };
     if (/^(out|-|—|none|empty)$/i.test(raw)) return { kind: "tiles", tiles: [] };
     if (/^\d+$/.test(raw)) return { kind: "points", points: +raw };
+    // a counted hand added up at the table: "10+15+8" (the server adds it up the same way)
+    if (/^\d+(\s*\+\s*\d+)+$/.test(raw)) {
+      return { kind: "points", points: raw.split("+").reduce(function (sum, part) { return sum + (+part.trim()); }, 0) };
+    }
     var tiles = [], bad = false;
     raw.split(/[\s,;]+/).forEach(function (part) {
       if (!part) return;

@@ -37,6 +37,19 @@ def suit_rows(highest: int) -> list[list[str]]:
     return [rows[low] for low in sorted(rows)]
 
 
+def folded_suits(highest: int) -> list[list[tuple[int, list[str]]]]:
+    """The triangle folded into rows of equal length, so a whole set fits a tablet's screen:
+    suit 0 alone, then suit 1 beside suit N, suit 2 beside suit N-1, …; each part named by
+    its suit (the low half of its tiles)."""
+    suits = suit_rows(highest)
+    rows: list[list[tuple[int, list[str]]]] = [[(0, suits[0])]]
+    low, high = 1, len(suits) - 1
+    while low <= high:
+        rows.append([(low, suits[low])] + ([(high, suits[high])] if high != low else []))
+        low, high = low + 1, high - 1
+    return rows
+
+
 def page_number(name: str) -> int:
     try:
         number = whole_number(request.args.get(name), 6)

@@ -138,7 +138,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         box = panel.locator('.photo-box[data-tile="5-12"]')
         assert "warned" in box.get_attribute("class")
         rules = [li.get_attribute("data-rule") for li in panel.locator("[data-photo-warnings] li").all()]
-        assert rules == ["unique", "hidden"]
+        assert rules == ["unique"]  # a partial reading: the count is not a red warning yet
         assert "(unique)" in panel.locator("[data-photo-warnings]").inner_text()
         link = panel.locator("[data-photo-warnings] a.rule-id", has_text="unique")
         assert link.get_attribute("href").endswith("#rule-unique")
@@ -150,9 +150,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         panel.locator("[data-photo-remove]").click()
         page.wait_for_selector('[data-photo-panel][data-state="checked"]')
         assert page.input_value("#p1") == "1-1"
-        assert [li.get_attribute("data-rule") for li in panel.locator("[data-photo-warnings] li").all()] == [
-            "hidden"
-        ]
+        assert panel.locator("[data-photo-warnings] li").count() == 0
     finally:
         context.close()
 
