@@ -24,7 +24,7 @@ TAP_TARGETS = """() => Array.from(document.querySelectorAll(
   .map(e => { const r = e.getBoundingClientRect();
     return {what: e.tagName + ' ' + (e.innerText || e.value || e.name || '').trim().slice(0, 30),
             width: Math.round(r.width), height: Math.round(r.height)}; })
-  .filter(t => t.width < %d || t.height < %d)""" % (SMALLEST, SMALLEST)
+  .filter(t => t.width < SMALLEST || t.height < SMALLEST)""".replace("SMALLEST", str(SMALLEST))
 
 
 def make(live_app, **body) -> str:
@@ -38,7 +38,12 @@ def games(live_app):
     pad = make(live_app, game="mexican-train", mode="scores", set=12, players=["Ana", "Ben", "Caro", "Dee"])
     refereed = make(live_app, game="mexican-train", set=12, players=["Ana", "Ben", "Caro", "Dee"])
     client = live_app.test_client()
-    assert client.post(f"/api/games/{pad}/rounds/1/hands", json={"hands": {"Ana": 0, "Ben": 7, "Caro": 9, "Dee": 1}}).status_code == 200
+    assert (
+        client.post(
+            f"/api/games/{pad}/rounds/1/hands", json={"hands": {"Ana": 0, "Ben": 7, "Caro": 9, "Dee": 1}}
+        ).status_code
+        == 200
+    )
     return {"pad": pad, "refereed": refereed}
 
 
@@ -65,7 +70,9 @@ def test_the_family_pages_at_both_sizes(browser, live_server, games, lang):
             # the hands page of a refereed 4-player double-12 round
             page.goto(f"/games/{games['refereed']}/rounds/1/hands")
             labels = page.locator(".picker .suit-label")
-            assert labels.count() == 13 and sorted(int(t) for t in labels.all_inner_texts()) == list(range(13))
+            assert labels.count() == 13 and sorted(int(t) for t in labels.all_inner_texts()) == list(
+                range(13)
+            )
             if size == "tablet":  # the whole page in view: no scrolling
                 assert page.evaluate("document.documentElement.scrollHeight") <= viewport["height"]
                 assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

@@ -207,7 +207,9 @@ def test_the_send_page_at_the_tablets_size(browser, live_server, live_app, monke
     game_id = create(live_app, game="chicken-foot", players=["Ana", "Ben", "Caro"], mode="scores")
     context, page = new_context(browser, live_server, "tablet")
     try:
-        page.goto(f"/lang/{lang}?next=/games/{game_id}/send-hand?player=Caro")
+        with live_app.test_request_context():
+            code = send_code(game_id)  # what the table's QR carries
+        page.goto(f"/lang/{lang}?next=" + quote(f"/games/{game_id}/send-hand?player=Caro&code={code}"))
         assert page.locator('input[name="player"][value="Caro"]').is_checked()
         page.set_input_files(
             "input[data-photo-input]", files=[{"name": "h.png", "mimeType": "image/png", "buffer": png()}]
