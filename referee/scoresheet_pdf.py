@@ -15,6 +15,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 FONTS = Path(__file__).resolve().parents[1] / "static" / "fonts"
 PAPERS = {"a4": "A4", "letter": "Letter"}
@@ -43,6 +44,10 @@ class Sheet:
     notes: list[str] = field(default_factory=list)
     paper: str = "a4"
     author: str = "Domino Referee"
+    # The running totals, as on the game page: {"title", "axis", "rounds", "last_round",
+    # "lines": [{"name", "totals", "colour": "#rrggbb", "dash": [on, off] or []}],
+    # "threshold", "threshold_label"}; None: no chart (no round booked).
+    chart: dict[str, Any] | None = None
 
 
 def _clean(text: str) -> str:
@@ -51,6 +56,9 @@ def _clean(text: str) -> str:
 
 def _texts(sheet: Sheet) -> str:
     parts = [sheet.title, sheet.subtitle, *sheet.header, *sheet.totals, *sheet.rules, *sheet.notes]
+    if sheet.chart:
+        parts += [sheet.chart["title"], sheet.chart["axis"], sheet.chart.get("threshold_label") or ""]
+        parts += [line["name"] for line in sheet.chart["lines"]]
     parts += [cell for row in sheet.rows for cell in row]
     return "\n".join(parts)
 
@@ -125,7 +133,118 @@ def render(sheet: Sheet) -> bytes:
     pdf.set_font("NotoSans", "", 9.5)
     for line in sheet.notes:
         pdf.multi_cell(width, 5, _clean(line), new_x="LMARGIN", new_y="NEXT")
+    if sheet.chart and sheet.chart["rounds"]:
+        _draw_chart(pdf, sheet.chart)
     return bytes(pdf.output())
+
+
+CHART_HEIGHT = 62.0  # mm, the plot and its labels
+CHART_LABELS = 34.0  # mm at the right for the players' names and totals
+
+
+def _nice_step(top: float, ticks: int = 5) -> int:
+    raw = max(top / ticks, 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= raw:
+            return int(factor * magnitude)
+    return int(10 * magnitude)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    value = colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def _label(pdf: Any, x: float, baseline: float, text: str, align: str = "L") -> None:
+    """A line of text whose baseline is at ``baseline``, starting at ``x`` (``align`` "R":
+    ending there, "C": centred there). A cell, not ``pdf.text``, so the fallback faces
+    draw Devanagari and Gurmukhi."""
+    width = pdf.get_string_width(text) + 0.6
+    start = x - width if align == "R" else x - width / 2 if align == "C" else x
+    height = pdf.font_size * 1.15
+    pdf.set_xy(start, baseline - height * 0.78)
+    pdf.cell(w=width, h=height, text=text)
+
+
+def _draw_chart(pdf: Any, chart: dict[str, Any]) -> None:
+    """The running totals drawn with lines (as the game page's chart): a grid with its
+    values, one line per player in its colour and dash, each named at its end."""
+    if pdf.get_y() + CHART_HEIGHT + 14 > pdf.h - pdf.b_margin:
+        pdf.add_page()
+    pdf.ln(3)
+    pdf.set_font("NotoSans", "B", 11)
+    pdf.multi_cell(pdf.epw, 6, _clean(chart["title"]), new_x="LMARGIN", new_y="NEXT")
+    left = pdf.l_margin + 10
+    top = pdf.get_y() + 4  # room for the top value's label above the highest grid line
+    plot_w = pdf.epw - 10 - CHART_LABELS
+    plot_h = CHART_HEIGHT - 14
+    lines = chart["lines"]
+    values = [v for line in lines for v in line["totals"]]
+    top_value = max([*values, chart.get("threshold") or 0, 1])
+    step = _nice_step(top_value)
+    y_max = step * -(-top_value // step)
+    last = max(int(chart["last_round"]), 1)
+
+    def x_at(n: float) -> float:
+        return float(left + plot_w * n / last)
+
+    def y_at(v: float) -> float:
+        return float(top + plot_h * (1 - v / y_max))
+
+    pdf.set_font("NotoSans", "", 7.5)
+    pdf.set_line_width(0.15)
+    for value in range(0, int(y_max) + 1, step):
+        y = y_at(value)
+        pdf.set_draw_color(120 if value == 0 else 215)
+        pdf.line(left, y, left + plot_w, y)
+        _label(pdf, left - 1.2, y + 1.1, str(value), "R")
+    every = next(s for s in (1, 2, 5, 10, 20, 50, 100, 1000000) if plot_w * s / last >= 6)
+    for n in range(0, last + 1, every):
+        _label(pdf, x_at(n), top + plot_h + 4, str(n), "C")
+    _label(pdf, left + plot_w / 2, top + plot_h + 8.5, _clean(chart["axis"]), "C")
+    if chart.get("threshold"):
+        y = y_at(chart["threshold"])
+        pdf.set_draw_color(214, 51, 108)
+        pdf.set_line_width(0.3)
+        pdf.set_dash_pattern(dash=1.5, gap=1)
+        pdf.line(left, y, left + plot_w, y)
+        pdf.set_dash_pattern()
+        label = _clean(chart.get("threshold_label") or "")
+        _label(pdf, left + 1, y - 1 if y - 4 > top - 4 else y + 3.5, label)
+    ends: list[tuple[float, int]] = []
+    pdf.set_line_width(0.5)
+    for index, line in enumerate(lines):
+        pdf.set_draw_color(*_rgb(line["colour"]))
+        pdf.set_fill_color(*_rgb(line["colour"]))
+        dash = line.get("dash") or []
+        if dash:
+            pdf.set_dash_pattern(dash=dash[0] / 4, gap=dash[1] / 4)
+        points = [(x_at(0), y_at(0))] + [(x_at(n), y_at(v)) for n, v in zip(chart["rounds"], line["totals"])]
+        pdf.polyline(points)
+        pdf.set_dash_pattern()
+        for x, y in points[1:]:
+            pdf.circle(x=x, y=y, radius=0.7, style="F")
+        ends.append((points[-1][1], index))
+    # the names at the lines' ends, spread so they never overlap nor leave the drawing
+    gap, low, high = 3.4, top + 1, top + plot_h
+    placed: dict[int, float] = {}
+    previous = low - gap
+    for y, index in sorted(ends):
+        placed[index] = previous = max(y, previous + gap)
+    overflow = previous - high
+    for index in placed:
+        placed[index] = max(low, placed[index] - max(overflow, 0))
+    label_x = x_at(chart["rounds"][-1]) + 2.5
+    pdf.set_font("NotoSans", "", 8)
+    for index, line in enumerate(lines):
+        y = placed[index]
+        pdf.set_fill_color(*_rgb(line["colour"]))
+        pdf.rect(label_x, y - 1.2, 2.2, 2.2, style="F")
+        _label(pdf, label_x + 3.2, y + 1.1, f"{_clean(line['name'])} {line['totals'][-1]}")
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.2)
+    pdf.set_xy(pdf.l_margin, top + CHART_HEIGHT - 4)
 
 
 def to_json(sheet: Sheet) -> str:

@@ -23,6 +23,7 @@ POT = TRANSLATIONS / "messages.pot"
 KEYWORDS = [
     "refuse:2",
     "phrase:1",
+    "plural_phrase:1,2",
     "bad_request:1",
     "night_refusal:2",
     "night_violation:2",

@@ -14,8 +14,16 @@
   var TEXTS = {}, RULES = {};
   try { TEXTS = JSON.parse(panel.dataset.texts || "{}"); } catch (err) { TEXTS = {}; }
   try { RULES = JSON.parse(panel.dataset.rules || "{}"); } catch (err) { RULES = {}; }
-  function say(key, values) {
-    return (TEXTS[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
+  var PLURALS = null;
+  try { PLURALS = new Intl.PluralRules(document.documentElement.lang || "en"); } catch (err) { PLURALS = null; }
+  // A count-bearing text is {one, other}: the form the page language's plural rule picks.
+  function say(key, values, count) {
+    var text = TEXTS[key] || key;
+    if (typeof text === "object") {
+      var n = +(count !== undefined ? count : values && values.n);
+      text = text[(PLURALS ? PLURALS.select(n) : n === 1 ? "one" : "other") === "one" ? "one" : "other"] || text.other;
+    }
+    return String(text).replace(/\{(\w+)\}/g, function (all, name) {
       return values && values[name] !== undefined ? values[name] : all;
     });
   }
@@ -116,7 +124,10 @@
       }
     });
     warningsList.textContent = "";
-    (state.warnings || []).forEach(function (w) {
+    // A reading is partial until the hand is saved: a count that disagrees with the log
+    // ("hidden") is not shown in red here (the summary says "3 of 15 tiles read"); saving
+    // the round lists it with every other problem.
+    (state.warnings || []).filter(function (w) { return w.rule !== "hidden"; }).forEach(function (w) {
       var li = document.createElement("li");
       li.className = "refusal";
       li.dataset.rule = w.rule || "";
@@ -148,7 +159,10 @@
   function setSummary(total, tracked) {
     var n = state.items.length;
     summary.textContent = !n && state.read ? say("none") :
-      say(tracked ? "summary_of" : "summary", { n: n, size: tracked, points: total });
+      say("summary", {
+        tiles: tracked ? say("read_of", { n: n, size: tracked }, tracked) : say("read", { n: n }),
+        points: say("points", { n: total })
+      });
   }
 
   // Ask the referee about the hand as it is now: points and warnings (never decided here).

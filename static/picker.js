@@ -17,17 +17,28 @@
 
   // The sentences, in the page's language when the picker gives them (data-texts, a JSON
   // object of templates with {named} values), else in English.
+  // A count-bearing text has the language's two plural forms, {one, other}.
   var ENGLISH = {
-    points: "{n} points", out: "went out: 0", tile: "{n} tile: {points} points",
-    tiles: "{n} tiles: {points} points", tiles_of: "{n} of {size} tiles: {points} points",
-    bad: "not tiles yet", tap: "Tap the tiles", tap_player: "Tap {player}'s tiles",
-    picked: "{n} picked", picked_of: "{n} of {of} picked", full: "A hand has {n} tiles"
+    points: { one: "{n} point", other: "{n} points" }, out: "went out: 0",
+    tiles: { one: "{n} tile", other: "{n} tiles" }, tiles_of: { one: "{n} of {size} tile", other: "{n} of {size} tiles" },
+    sum: "{tiles}: {points}", bad: "not tiles yet", tap: "Tap the tiles", tap_player: "Tap {player}'s tiles",
+    picked: "{n} picked", picked_of: "{n} of {of} picked", full: { one: "A hand has {n} tile", other: "A hand has {n} tiles" }
   };
   var TEXTS = {};
   try { TEXTS = JSON.parse((document.querySelector("[data-picker]") || {dataset: {}}).dataset.texts || "{}"); }
   catch (err) { TEXTS = {}; }
-  function say(key, values) {
-    return (TEXTS[key] || ENGLISH[key]).replace(/\{(\w+)\}/g, function (all, name) {
+  var PLURALS = null;
+  try { PLURALS = new Intl.PluralRules(document.documentElement.lang || "en"); } catch (err) { PLURALS = null; }
+  // "one" or "other" for a count, by the page language's rule (hi, pa: 0 and 1 are "one").
+  function form(count) {
+    var kind = PLURALS ? PLURALS.select(+count) : (+count === 1 ? "one" : "other");
+    return kind === "one" ? "one" : "other";
+  }
+  // The text of ``key`` with its {names} filled; ``count`` chooses a plural form.
+  function say(key, values, count) {
+    var text = TEXTS[key] || ENGLISH[key];
+    if (text && typeof text === "object") text = text[form(count !== undefined ? count : values.n)] || text.other;
+    return String(text).replace(/\{(\w+)\}/g, function (all, name) {
       return values[name] !== undefined ? values[name] : all;
     });
   }
@@ -37,6 +48,10 @@
     if (!raw) return { kind: "empty" };
     if (/^(out|-|—|none|empty)$/i.test(raw)) return { kind: "tiles", tiles: [] };
     if (/^\d+$/.test(raw)) return { kind: "points", points: +raw };
+    // a counted hand added up at the table: "10+15+8" (the server adds it up the same way)
+    if (/^\d+(\s*\+\s*\d+)+$/.test(raw)) {
+      return { kind: "points", points: raw.split("+").reduce(function (sum, part) { return sum + (+part.trim()); }, 0) };
+    }
     var tiles = [], bad = false;
     raw.split(/[\s,;]+/).forEach(function (part) {
       if (!part) return;
@@ -121,8 +136,11 @@
         if (p.kind === "points") out.textContent = say("points", { n: p.points });
         else if (p.kind === "tiles" && !p.tiles.length) out.textContent = say("out", {});
         else if (p.kind === "tiles") {
-          var sum = { n: p.tiles.length, size: size, points: pips(p.tiles, values) };
-          out.textContent = say(size ? "tiles_of" : p.tiles.length === 1 ? "tile" : "tiles", sum);
+          var n = p.tiles.length;
+          out.textContent = say("sum", {
+            tiles: size ? say("tiles_of", { n: n, size: size }, size) : say("tiles", { n: n }),
+            points: say("points", { n: pips(p.tiles, values) })
+          });
         }
         else if (p.kind === "bad") out.textContent = say("bad", {});
         else out.textContent = "";

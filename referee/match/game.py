@@ -13,13 +13,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.match.config import GameConfig, UnknownRound
-from referee.match.hands import HANDS_SHAPE, HandCheck, size_problem, tile_problem
+from referee.match.hands import (
+    HANDS_SHAPE,
+    HandCheck,
+    entered_tiles,
+    held_tiles,
+    size_problem,
+    tile_problem,
+)
 from referee.rules.base import (
     LEAVE,
     UNDO,
     Action,
     AnyGameRules,
     AnyRoundEngine,
+    BadRequest,
     EndReason,
     GameResult,
     HandEntry,
@@ -255,12 +263,36 @@ class Match:
                 problems.append(
                     refuse(
                         "hidden",
-                        "{player} holds {count} tiles by the log, but {entered} were entered.",
+                        "{player} holds {tiles} by the log, but {entered}.",
                         player=name,
-                        count=sizes[name],
-                        entered=len(value),
+                        tiles=held_tiles(sizes[name]),
+                        entered=entered_tiles(len(value)),
                     )
                 )
+        return problems
+
+    def entry_problems(
+        self, number: int, hands: Mapping[str, Any]
+    ) -> list[tuple[str, RuleViolation | BadRequest]]:
+        """Every problem of a hands entry at once, by player in turn order: a tile written
+        wrong, outside the set, on the table or in two hands (``tiles``, ``unique``), and a
+        count that disagrees with the log (``hidden``), so a table fixes them in one go.
+        A tile in two hands is named once, at the later hand. ``enter_hands`` still decides."""
+        problems: list[tuple[str, RuleViolation | BadRequest]] = []
+        earlier: dict[str, list[Tile]] = {}
+        for name in self.players:
+            value = hands.get(name)
+            if not isinstance(value, list):
+                continue
+            tiles = []
+            for text in value:
+                try:
+                    tiles.append(text if isinstance(text, Tile) else Tile.parse(str(text)))
+                except (TileError, ValueError) as error:
+                    problems.append((name, BadRequest(tile_error_text(error))))
+            check = self.check_hand(number, tiles, name, earlier)
+            problems.extend((name, problem) for _tile, problem in check.warnings)
+            earlier[name] = tiles
         return problems
 
     def _record_from_hands(

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.rules.base import RuleViolation, refuse
+from referee.rules.refusals import Phrase, plural_phrase
 from referee.tiles import Tile
 
 HANDS_SHAPE = '{"hands": {"<player>": [tiles] or points, …}}'
@@ -81,14 +82,24 @@ def tile_problem(
     return None
 
 
+def held_tiles(count: int) -> Phrase:
+    """ "15 tiles", "1 tile": what a hand holds by the log."""
+    return plural_phrase("{count} tile", "{count} tiles", count, count=count)
+
+
+def entered_tiles(count: int) -> Phrase:
+    """ "3 were entered", "1 was entered": the tiles entered for a hand."""
+    return plural_phrase("{count} was entered", "{count} were entered", count, count=count)
+
+
 def size_problem(player: str, count: int, sizes: Mapping[str, int]) -> RuleViolation | None:
     """The refusal when ``count`` tiles disagree with the hand the referee tracked."""
     if player in sizes and count != sizes[player]:
         return refuse(
             "hidden",
-            "{player} holds {count} tiles by the log, but {entered} were entered.",
+            "{player} holds {tiles} by the log, but {entered}.",
             player=player,
-            count=sizes[player],
-            entered=count,
+            tiles=held_tiles(sizes[player]),
+            entered=entered_tiles(count),
         )
     return None

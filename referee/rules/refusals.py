@@ -22,21 +22,43 @@ class Phrase(str):
 
     template: str
     params: dict[str, object]
+    # A count-bearing phrase: its singular and plural English, and the value that chooses
+    # (``plural_phrase``); the web layer picks the form with the language's plural rule.
+    forms: tuple[str, str] | None
+    number: int
 
-    def __new__(cls, template: str, params: Mapping[str, object] | None = None) -> Phrase:
+    def __new__(
+        cls,
+        template: str,
+        params: Mapping[str, object] | None = None,
+        forms: tuple[str, str] | None = None,
+        number: int = 0,
+    ) -> Phrase:
         values = dict(params or {})
         text = super().__new__(cls, template.format(**values) if values else template)
         text.template = template
         text.params = values
+        text.forms = forms
+        text.number = number
         return text
 
-    def __reduce__(self) -> tuple[type[Phrase], tuple[str, dict[str, object]]]:  # keeps the template
-        return (Phrase, (self.template, self.params))
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Phrase], tuple[str, dict[str, object], tuple[str, str] | None, int]
+    ]:  # keeps the template
+        return (Phrase, (self.template, self.params, self.forms, self.number))
 
 
 def phrase(template: str, **params: object) -> Phrase:
     """A translatable phrase: ``phrase("{name}'s train", name=key)`` (extracted by pybabel)."""
     return Phrase(template, params)
+
+
+def plural_phrase(singular: str, plural: str, number: int, /, **params: object) -> Phrase:
+    """A translatable phrase with a count: ``plural_phrase("{count} tile", "{count} tiles",
+    n, count=n)`` (extracted by pybabel as a plural message; English: singular for 1)."""
+    return Phrase(singular if number == 1 else plural, params, (singular, plural), number)
 
 
 class RuleViolation(ValueError):

@@ -225,9 +225,11 @@ class GameLog(Connection):
 
     def list_page(self, kind: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """One page of the games ``playing``, ``finished`` or in the ``trash`` (last changed,
-        or last thrown away, first) and how many there are in all."""
+        or last thrown away, first; among those playing, the games with something logged come
+        before those not begun) and how many there are in all."""
         where, order = {
-            "playing": ("trashed is null and status = 'playing'", "changed desc, id"),
+            # the games being played first (by their last change), then those not yet begun
+            "playing": ("trashed is null and status = 'playing'", "version > 1 desc, changed desc, id"),
             "finished": ("trashed is null and status = 'finished'", "changed desc, id"),
             # a club night's tables go to the trash with their night, and are listed with it
             "trash": ("trashed is not null and night_id is null", "trashed desc, id"),

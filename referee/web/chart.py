@@ -10,6 +10,7 @@ read on both. ``<title>`` and ``<desc>`` give screen readers the whole table of 
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
@@ -21,7 +22,10 @@ from referee.presenters import Series, presenter_for
 COLOURS = ("#2f7ed8", "#e8590c", "#2b9348", "#d6336c", "#8e5cf0", "#b8860b", "#0c8599", "#8a8f98")
 DASHES = ("", "7 4", "2 4", "10 4 2 4", "4 3", "12 5", "2 2", "8 3 3 3")
 WIDTH, HEIGHT = 560, 280
-LEFT, RIGHT, TOP, BOTTOM = 44, 140, 16, 40
+# TOP leaves room above the highest grid line for a label drawn over it (the top value, a
+# line's end label, the goat line's label): text is about 15 px tall above its baseline.
+LEFT, RIGHT, TOP, BOTTOM = 44, 140, 26, 40
+TEXT_HEIGHT = 15
 EMPTY_WIDTH, EMPTY_HEIGHT = 300, 40
 LABEL_MAX = 11
 _counter = itertools.count(1)
@@ -33,6 +37,30 @@ def running_totals(match: Match) -> Series:
     """Each player's total after each booked round, as the game's presenter counts it (a
     Kozel game: the booked account, with the goat line)."""
     return presenter_for(match.config.game).chart_series(match)
+
+
+def chart_data(match: Match) -> dict[str, Any]:
+    """The running totals for the printed scoresheet (``referee.scoresheet_pdf``'s chart),
+    with the same colours, dashes and words as the page's chart."""
+    series = running_totals(match)
+    what = {"total": _("total"), "booked account": _("booked account")}.get(series.label, series.label)
+    return {
+        "title": _("Running totals after each round (%(what)s)", what=what),
+        "axis": _("round"),
+        "rounds": list(series.rounds),
+        "last_round": series.last_round,
+        "lines": [
+            {
+                "name": name,
+                "totals": list(values),
+                "colour": COLOURS[index % len(COLOURS)],
+                "dash": [int(part) for part in DASHES[index % len(DASHES)].split()[:2]],
+            }
+            for index, (name, values) in enumerate(series.totals.items())
+        ],
+        "threshold": series.threshold,
+        "threshold_label": _("goat at %(points)s", points=series.threshold) if series.threshold else None,
+    }
 
 
 def _nice_step(top: float, ticks: int = 5) -> int:
@@ -74,9 +102,9 @@ def _spread(wanted: list[tuple[float, int]], gap: float, low: float, high: float
         placed[index] = y
         last = y
     overflow = last - high
-    if overflow > 0:  # pushed past the bottom: shift everything up as far as needed
+    if overflow > 0:  # pushed past the bottom: shift everything up as far as needed …
         for index in placed:
-            placed[index] -= overflow
+            placed[index] = max(low, placed[index] - overflow)  # … never above the drawing
     return placed
 
 
@@ -163,10 +191,12 @@ def render_series(series: Series, chart_id: str, width: int = WIDTH, height: int
     if series.threshold:
         y = y_at(series.threshold)
         goat = escape(_("goat at %(points)s", points=series.threshold))
+        # above the line, or below it where the line runs along the top of the drawing
+        text_y = y - 5 if y - 5 - TEXT_HEIGHT >= 0 else y + TEXT_HEIGHT + 2
         parts.append(
             f'<line class="goat-line" x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" '
             f'stroke="#d6336c" stroke-width="1.5" stroke-dasharray="6 4"/>'
-            f'<text x="{LEFT + 4}" y="{y - 5:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
+            f'<text x="{LEFT + 4}" y="{text_y:.1f}" fill="currentColor" font-size="13" style="{HALO}">'
             f"{goat}</text>"
         )
     # lines

@@ -225,8 +225,27 @@ def form_version(text: str | None) -> int | None:
         raise ValueError(f"not a version: {(text or '')[:20]!r}") from None
 
 
+def _points(part: str, player: str) -> int:
+    """One number of points as typed (ASCII digits), or the refusal that says how to write it."""
+    try:
+        points = whole_number(part, POINTS_DIGITS)
+    except NotANumber:
+        points = None
+    if points is None:
+        raise bad_request(
+            "{player}'s hand: {part!r} is not a number of points; type the points with the "
+            "digits 0-9 (at most {count} of them), or the tiles.",
+            field=player,
+            player=player,
+            part=part if len(part) <= 12 else part[:12] + "…",
+            count=POINTS_DIGITS,
+        )
+    return points
+
+
 def parse_hand(text: str | None, player: str) -> int | list[str]:
-    """One player's entry as typed: points ("17"), tiles ("0-0 5-6"), or "out" (no tiles).
+    """One player's entry as typed: points ("17", or a sum "10+15+8"), tiles ("0-0 5-6"),
+    or "out" (no tiles).
 
     Only the shape is read here; tiles are checked by the core (``Match.enter_hands``).
     """
@@ -237,6 +256,9 @@ def parse_hand(text: str | None, player: str) -> int | list[str]:
         )
     if raw.casefold() in OUT_WORDS:
         return []
+    if "+" in raw and re.fullmatch(r"[^\s+]+(?:\s*\+\s*[^\s+]+)+", raw):
+        # a counted hand added up at the table: "10+15+8" is 33 points
+        return sum(_points(part.strip(), player) for part in raw.split("+"))
     if raw.isdigit() or raw.isdecimal() or raw.isnumeric():
         try:
             points = whole_number(raw, POINTS_DIGITS)

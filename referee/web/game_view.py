@@ -24,7 +24,7 @@ from referee.web import i18n
 from referee.web.chart import COLOURS as PLAYER_COLOURS
 from referee.web.chart import chart_svg
 from referee.web.i18n import game_title
-from referee.web.views import suit_rows
+from referee.web.views import folded_suits, suit_rows
 
 MODE_LABEL = {"referee": _l("referee"), "scores": _l("score pad")}
 
@@ -305,6 +305,7 @@ def hands_context(stored: StoredGame, number: int) -> dict[str, Any]:
         "zero_rule": zero_rule,
         "playing": live and match.round_status() == "playing",
         "suits": suit_rows(config.highest),
+        "folded_suits": folded_suits(config.highest),
         "players": list(match.players),
         "colours": {name: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, name in enumerate(match.players)},
     }

@@ -9,6 +9,7 @@ JSON API's. Refusals are shown with their rule id, linked to the rule book.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -31,7 +32,7 @@ from referee.match import GameConfig, Match, UnknownRound
 from referee.presenters import presenter_for
 from referee.rules import DEFAULT_GAME, GAMES
 from referee.rules.base import BadRequest, RuleViolation
-from referee.rules.book import Rule, game_of_rule, rules_for
+from referee.rules.book import Rule, game_of_rule, rule_text, rules_for
 from referee.store import VersionConflict
 from referee.tiles import SET_SIZES, Tile
 from referee.web.db import get_store
@@ -58,7 +59,7 @@ from referee.web.game_view import (
     tr,
     translated,
 )
-from referee.web.i18n import game_title
+from referee.web.i18n import current_lang, game_title
 from referee.web.rule_search import plain, search
 from referee.web.service import PinRequired, check_pin, hash_pin
 from referee.web.views import paged, pin_message, prefill_sent_hands, suit_rows
@@ -127,6 +128,19 @@ def rule_book_game(rule_id: str | None, game: str | None) -> str:
     return game_of_rule(rule_id) or game or DEFAULT_GAME
 
 
+SENTENCES_SHOWN = 2  # a rule's first sentences say what it asks (the book has the rest)
+
+
+@bp.app_template_global()
+def rule_sentence(rule_id: str) -> str:
+    """What rule ``rule_id`` says, in the page's language: its first sentences in the book."""
+    text = rule_text(rule_id, current_lang())
+    if not text:
+        return ""
+    sentences = re.split(r"(?<=[.!?।])\s+", plain(text))
+    return " ".join(sentences[:SENTENCES_SHOWN])
+
+
 # ----- home and new game ---------------------------------------------------------------------
 
 
@@ -147,6 +161,8 @@ def home() -> ResponseReturnValue:
                     "title": game_title(row["game"]),
                     "progress": progress(match) if match else _("cannot be read: its record is damaged"),
                     "summary": summary(match) if match else "",
+                    "set": _("double-%(highest)s", highest=match.config.highest) if match else "",
+                    "begun": row["version"] > 1,
                 }
             )
         listing["rows"] = shown
@@ -234,7 +250,9 @@ def new_game() -> ResponseReturnValue:
                     session["unlocked"] = (list(unlocked) if isinstance(unlocked, list) else [])[-49:] + [
                         game.id
                     ]
-                response = redirect(url_for("pages.game", game_id=game.id), code=303)
+                # A refereed game opens on its table (one tap fewer); a score pad on its page.
+                first_page = "table.show" if config.mode == "referee" else "pages.game"
+                response = redirect(url_for(first_page, game_id=game.id), code=303)
                 remembered = {
                     "game": config.game,
                     "players": list(config.players),
@@ -354,6 +372,10 @@ class _Malformed(Exception):
     """A hands form whose hidden fields cannot be read: nothing is booked."""
 
 
+class _EntryProblems(Exception):
+    """A hands entry with problems (listed all at once): nothing is booked."""
+
+
 def round_or_404(match: Match, number: int) -> None:
     if not match.has_round(number):
         abort(404)
@@ -369,7 +391,7 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
     form = hands_form_class(len(players))()
     refusal: Refusal | None = None
     malformed = False
-    mismatches: dict[str, Refusal] = {}
+    problems: list[tuple[str, Refusal]] = []  # (player, what is wrong), every one at once
     if request.method == "GET":
         record = next((r for r in stored.match.rounds if r.number == number), None)
         form.version.data = str(stored.version)
@@ -388,7 +410,10 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
                 getattr(form, f"p{players.index(outcome.player)}").data = "out"
             # The hands sent from the players' phones, for the person at the tablet to check.
             prefill_sent_hands(
-                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)], game_id, number
+                [(name, getattr(form, f"p{i}")) for i, name in enumerate(players)],
+                game_id,
+                number,
+                request.args.getlist("use"),
             )
     elif form.validate_on_submit():
         entries: dict[str, Any] = {}
@@ -400,9 +425,19 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
         try:
             if malformed:
                 raise _Malformed
-            entries = {
-                name: parse_hand(getattr(form, f"p{index}").data, name) for index, name in enumerate(players)
-            }
+            # Every problem of the entry at once (each hand as typed, then its tiles and
+            # counts as the core sees them), so the table fixes them all before one save.
+            for index, name in enumerate(players):
+                try:
+                    entries[name] = parse_hand(getattr(form, f"p{index}").data, name)
+                except BadRequest as error:
+                    problems.append((name, Refusal.of(error, game_id)))
+            problems += [
+                (name, Refusal.of(error, game_id))
+                for name, error in stored.match.entry_problems(number, entries)
+            ]
+            if problems:
+                raise _EntryProblems
             payload: dict[str, Any] = {"round": number, "hands": entries}
             if "markers" in stored.match.rules.entry_fact_names(
                 stored.match.config.options, stored.match.referee
@@ -411,18 +446,12 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
                     name for index, name in enumerate(players) if getattr(form, f"m{index}").data
                 ]
             stored = store.change(game_id, "hands", payload, version, guard=check_pin)
-        except _Malformed:
+        except (_Malformed, _EntryProblems):
             pass
         except UnknownRound:
             abort(404)
         except (RuleViolation, BadRequest, PinRequired) as error:
             refusal = Refusal.of(error, game_id)
-            if isinstance(error, RuleViolation) and error.rule_id == "hidden":
-                # every hand that disagrees with the log, not only the first
-                mismatches = {
-                    str(p.params["player"]): Refusal.of(p)
-                    for p in stored.match.hand_count_problems(number, entries)
-                }
         except VersionConflict:
             stored = store.load(game_id)
             form.version.data = str(stored.version)
@@ -432,7 +461,10 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
             )
         else:
             flash(_("Round %(number)s is booked.", number=number), "info")
-            return redirect(url_for("pages.game", game_id=game_id), code=303)
+            # A refereed game goes on at its table (the next round starts there); a score
+            # pad, or a game over, shows the scores.
+            goes_on = stored.match.referee and not stored.match.finished
+            return redirect(url_for("table.show" if goes_on else "pages.game", game_id=game_id), code=303)
     elif "csrf_token" in form.errors:
         refusal = Refusal(None, str(STALE_HANDS))
     else:
@@ -442,11 +474,13 @@ def hands(game_id: str, number: int) -> ResponseReturnValue:
         "hands.html",
         form=translated(form),
         refusal=refusal,
-        mismatches=mismatches,
+        problems=problems,
+        problem_rules=list(dict.fromkeys(r.rule for _name, r in problems)),
+        mismatches={name: r for name, r in reversed(problems)},
         fields=[(name, getattr(form, f"p{index}")) for index, name in enumerate(players)],
         markers=[getattr(form, f"m{index}") for index in range(len(players))],
         **context,
-    ), 400 if "csrf_token" in form.errors or malformed else 422 if refusal else 200
+    ), 400 if "csrf_token" in form.errors or malformed else 422 if refusal or problems else 200
 
 
 # ----- scoresheet, rule book, redeal check ------------------------------------------------------

@@ -14,10 +14,12 @@ from typing import Any
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from referee.match import Match, UnknownRound
 from referee.rules.base import BadRequest, Phrase, RuleViolation, phrase
 from referee.store import StoredGame
+from referee.store.sent_hands import SentHand
 from referee.tiles import Tile, TileError
 from referee.vision import PhotoError, read_photo  # (the image libraries load on a first photo)
 from referee.web.db import get_store
@@ -26,12 +28,16 @@ from referee.web.extensions import csrf
 from referee.web.heavy import RETRY_AFTER, Busy, photo_pool
 from referee.web.i18n import game_title, translate_text, translate_violation
 from referee.web.json_answers import ApiError, json_body, refusal, round_number
+from referee.web.service import holds_send_code, pin_client, send_code
 from referee.web.views import suit_rows
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # A multipart body carries the file and a little more (its headers, the player's name).
 MAX_PHOTO_REQUEST = MAX_PHOTO_BYTES + 64 * 1024
-SENDS_PER_MINUTE = 30  # hands sent to one game per minute, all phones together
+# Sends are limited per phone (its browser session) and per address, never per game: one
+# guest cannot use up everybody's sends.
+SENDS_PER_MINUTE = 6  # hands one phone may send in a minute
+SENDS_PER_ADDRESS_MINUTE = 12  # hands one address may send in a minute (a phone clearing its cookies)
 HAND_MAX = 60  # more tiles than any hand can hold: a send with more is not a hand
 
 api = Blueprint("photo_api", __name__, url_prefix="/api")
@@ -177,8 +183,14 @@ def check_hand(game_id: str, number: str) -> ResponseReturnValue:
 
 @pages.app_template_global()
 def sent_hands(game_id: str, number: int) -> dict[str, list[str]]:
-    """The hands sent from phones for a round, by player (for the tablet's hands page)."""
+    """The hands sent from phones for a round, the latest by player (for the tablet's hands page)."""
     return get_store().sent_hands(game_id, number)
+
+
+@pages.app_template_global()
+def hand_sends(game_id: str, number: int) -> list[SentHand]:
+    """Every hand sent from phones for a round, oldest first (for the tablet's hands page)."""
+    return get_store().hand_sends(game_id, number)
 
 
 def open_round(match: Match) -> int | None:
@@ -214,10 +226,14 @@ def send_hand(game_id: str) -> ResponseReturnValue:
     number = open_round(game.match)
     error = None
     status = 200
+    may_send = holds_send_code(game_id, request.values.get("code"))
     if request.method == "POST":
         chosen = request.form.get("player", "")
         text = request.form.get("tiles", "")
+        address, device = pin_client()
         try:
+            if not may_send:
+                raise _NoSendCode(NO_SEND_CODE)
             if number is None or request.form.get("round") != str(number):
                 raise UnknownRound(_("This round is already saved: there is no hand to send for it."))
             player = game.match.player_named(chosen)
@@ -236,20 +252,46 @@ def send_hand(game_id: str) -> ResponseReturnValue:
                 if outside is not None:  # not of this set: the other checks are the tablet's
                     raise outside
                 tiles.append(tile)
-            if store.sent_since(game_id, time.time() - 60) >= SENDS_PER_MINUTE:
-                raise BadRequest(_("Too many hands were sent to this game in a minute: wait a little."))
+            minute_ago = time.time() - 60
+            if (
+                store.sends_since(minute_ago, device=device) >= SENDS_PER_MINUTE
+                or store.sends_since(minute_ago, address=address) >= SENDS_PER_ADDRESS_MINUTE
+            ):
+                raise BadRequest(_("Too many hands were sent from this phone in a minute: wait a little."))
+        except _NoSendCode:
+            error, status = str(NO_SEND_CODE), 403
         except UnknownRound as refused:
             error, status = str(refused), 409
         except (BadRequest, RuleViolation) as refused:
             error, status = translate_violation(refused), 422
         else:
-            store.send_hand(game_id, number, player, [str(t) for t in tiles], time.time())
+            store.send_hand(
+                game_id, number, player, [str(t) for t in tiles], time.time(), device=device, address=address
+            )
             flash(
                 _("%(player)s's hand is sent: the table saves the round.", player=player),
                 "info",
             )
             return redirect(url_for("photo_pages.send_hand", game_id=game_id, player=player), code=303)
+    if not may_send and error is None:
+        error = str(NO_SEND_CODE)
     chosen = request.values.get("player", "")
     if chosen not in game.match.players:
         chosen = ""
-    return render_template("send_hand.html", error=error, chosen=chosen, **send_context(game, number)), status
+    return render_template(
+        "send_hand.html",
+        error=error,
+        chosen=chosen,
+        may_send=may_send,
+        code=send_code(game_id) if may_send else None,
+        **send_context(game, number),
+    ), status if may_send or request.method == "POST" else 403
+
+
+class _NoSendCode(Exception):
+    """A send from a browser that does not hold the game's code (it did not scan the QR)."""
+
+
+NO_SEND_CODE = _l(
+    "To send your hand, scan the QR code on the table's tablet: the game's address alone does not let a phone send."
+)

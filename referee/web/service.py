@@ -3,6 +3,7 @@ scoresheet's rows."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import os
@@ -12,7 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from flask import Flask, Response, g, request, session
+from flask import Flask, Response, current_app, g, request, session
 
 from referee.match import Match
 from referee.rules.base import bad_request
@@ -175,6 +176,36 @@ def pin_client() -> tuple[str, str]:
     if "pin_client" not in session:
         session["pin_client"] = secrets.token_hex(8)
     return request.remote_addr or "?", str(session["pin_client"])
+
+
+SEND_CODES_KEPT = 20  # the games whose send code one browser remembers
+
+
+def send_code(game_id: str) -> str:
+    """The code the table's QR carries (the follow address's ``code``): it lets a phone that
+    scanned the table's QR send a hand, while a guest who only knows the game's id cannot.
+    It is derived from the installation's secret key, so nothing is stored and it outlives
+    restarts."""
+    secret = current_app.config["SECRET_KEY"]
+    key = secret if isinstance(secret, bytes) else str(secret).encode()
+    digest = hmac.new(key, b"send-hand:" + game_id.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode().lower()
+
+
+def holds_send_code(game_id: str, code: object = None) -> bool:
+    """Whether this browser may send a hand to ``game_id``: ``code`` (from the address or
+    the form) is the game's, or this browser's session kept it from an earlier visit. A right
+    code is kept in the session, so the phone that scanned the QR can send later on."""
+    right = send_code(game_id)
+    kept = session.get("send_codes")
+    codes: dict[str, str] = dict(kept) if isinstance(kept, dict) else {}
+    if isinstance(code, str) and hmac.compare_digest(code.strip().lower().encode(), right.encode()):
+        if codes.get(game_id) != right:
+            codes.pop(game_id, None)
+            codes[game_id] = right
+            session["send_codes"] = dict(list(codes.items())[-SEND_CODES_KEPT:])
+        return True
+    return hmac.compare_digest(str(codes.get(game_id, "")).encode(), right.encode())
 
 
 def pin_attempt_allowed(game_id: str) -> bool:

@@ -28,6 +28,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import PasswordField
 from wtforms.validators import Optional
 
@@ -193,7 +194,14 @@ def empty() -> ResponseReturnValue:
         return refused
     count = get_store().purge_trash()
     get_store().purge_nights()
-    flash(_("The trash is empty (%(count)s games deleted for ever).", count=count), "info")
+    flash(
+        ngettext(
+            "The trash is empty (%(num)s game deleted for ever).",
+            "The trash is empty (%(num)s games deleted for ever).",
+            count,
+        ),
+        "info",
+    )
     return redirect(url_for("trash.trash"), code=303)
 
 

@@ -4,6 +4,7 @@ A blueprint imports these, never another blueprint."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import request
@@ -36,6 +37,19 @@ def suit_rows(highest: int) -> list[list[str]]:
     return [rows[low] for low in sorted(rows)]
 
 
+def folded_suits(highest: int) -> list[list[tuple[int, list[str]]]]:
+    """The triangle folded into rows of equal length, so a whole set fits a tablet's screen:
+    suit 0 alone, then suit 1 beside suit N, suit 2 beside suit N-1, …; each part named by
+    its suit (the low half of its tiles)."""
+    suits = suit_rows(highest)
+    rows: list[list[tuple[int, list[str]]]] = [[(0, suits[0])]]
+    low, high = 1, len(suits) - 1
+    while low <= high:
+        rows.append([(low, suits[low])] + ([(high, suits[high])] if high != low else []))
+        low, high = low + 1, high - 1
+    return rows
+
+
 def page_number(name: str) -> int:
     try:
         number = whole_number(request.args.get(name), 6)
@@ -51,9 +65,16 @@ def paged(kind: str, name: str) -> dict[str, Any]:
     return {"rows": rows, "total": total, "page": min(number, pages), "pages": pages, "name": name}
 
 
-def prefill_sent_hands(fields: list[tuple[str, Any]], game_id: str, number: int) -> None:
-    """Fill the empty hands of the hands form with the hands sent from the players' phones."""
-    sent = get_store().sent_hands(game_id, number)
+def prefill_sent_hands(
+    fields: list[tuple[str, Any]], game_id: str, number: int, chosen: Sequence[str] = ()
+) -> None:
+    """Fill the empty hands of the hands form with the hands sent from the players' phones:
+    each player's latest send, or the send the person at the tablet picked (``chosen``: the
+    sends' ids, when a player sent more than once)."""
+    sends = get_store().hand_sends(game_id, number)
+    picked: dict[str, list[str]] = {send.player: send.tiles for send in sends}
+    picked.update({send.player: send.tiles for send in sends if str(send.id) in chosen})
+    picked_by_hand = {send.player for send in sends if str(send.id) in chosen}
     for name, field in fields:
-        if not field.data and name in sent:
-            field.data = " ".join(sent[name]) if sent[name] else "out"
+        if name in picked and (not field.data or name in picked_by_hand):
+            field.data = " ".join(picked[name]) if picked[name] else "out"

@@ -119,8 +119,10 @@ def decode_qr(page, selector: str) -> list[str]:
 
 def test_share_page_qr_code_decodes_to_the_follow_url(page, phone, live_server):
     game = create(page, {"game": "chicken-foot", "players": ["Ana", "Ben", "Caro"]})
-    follow = f"{live_server.url}/games/{game['id']}/follow"
     page.goto(f"/games/{game['id']}/share")
+    # the follow address carries the game's send code: a phone that scans it can send a hand
+    follow = page.locator("a.share-url").get_attribute("href")
+    assert follow.startswith(f"{live_server.url}/games/{game['id']}/follow?code=")
     page.wait_for_function(
         "document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0"
     )
@@ -136,6 +138,7 @@ def test_share_page_qr_code_decodes_to_the_follow_url(page, phone, live_server):
     # the link works: it is the live view
     page.click("a.share-url")
     page.wait_for_selector("[data-follow]")
+    assert page.locator(".send-hand-link a").count() == 1  # this browser may send a hand
 
 
 def test_wake_lock_is_requested_on_game_pages_and_again_when_visible(page, live_server):

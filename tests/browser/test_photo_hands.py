@@ -9,9 +9,11 @@ from __future__ import annotations
 import struct
 import zlib
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
+from referee.web.service import send_code
 from tests.browser.table_helpers import stored
 from tests.web.photo_helpers import fixed_reader, reading
 
@@ -136,7 +138,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         box = panel.locator('.photo-box[data-tile="5-12"]')
         assert "warned" in box.get_attribute("class")
         rules = [li.get_attribute("data-rule") for li in panel.locator("[data-photo-warnings] li").all()]
-        assert rules == ["unique", "hidden"]
+        assert rules == ["unique"]  # a partial reading: the count is not a red warning yet
         assert "(unique)" in panel.locator("[data-photo-warnings]").inner_text()
         link = panel.locator("[data-photo-warnings] a.rule-id", has_text="unique")
         assert link.get_attribute("href").endswith("#rule-unique")
@@ -148,9 +150,7 @@ def test_warnings_are_shown_on_the_photo_and_a_box_that_is_no_tile_is_removed(
         panel.locator("[data-photo-remove]").click()
         page.wait_for_selector('[data-photo-panel][data-state="checked"]')
         assert page.input_value("#p1") == "1-1"
-        assert [li.get_attribute("data-rule") for li in panel.locator("[data-photo-warnings] li").all()] == [
-            "hidden"
-        ]
+        assert panel.locator("[data-photo-warnings] li").count() == 0
     finally:
         context.close()
 
@@ -164,10 +164,12 @@ def test_send_my_hand_from_a_phone_then_saved_at_the_tablet(
     phone_context, phone = new_context(browser, live_server, "phone")
     tablet_context, tablet = new_context(browser, live_server, "tablet")
     try:
-        phone.goto(f"/lang/{lang}?next=/games/{game_id}/follow")
+        with live_app.test_request_context():
+            code = send_code(game_id)  # what the table's QR carries
+        phone.goto(f"/lang/{lang}?next=" + quote(f"/games/{game_id}/follow?code={code}"))
         shoot(phone, f"follow-send-link-phone-{lang}")
         tap(phone, phone.locator(".send-hand-link a"), "phone")
-        phone.wait_for_url(f"**/games/{game_id}/send-hand")
+        phone.wait_for_url(f"**/games/{game_id}/send-hand?code={code}")
         tap(phone, phone.locator('input[name="player"][value="Ben"]'), "phone")
         phone.set_input_files(
             "input[data-photo-input]", files=[{"name": "h.png", "mimeType": "image/png", "buffer": png()}]
@@ -205,7 +207,9 @@ def test_the_send_page_at_the_tablets_size(browser, live_server, live_app, monke
     game_id = create(live_app, game="chicken-foot", players=["Ana", "Ben", "Caro"], mode="scores")
     context, page = new_context(browser, live_server, "tablet")
     try:
-        page.goto(f"/lang/{lang}?next=/games/{game_id}/send-hand?player=Caro")
+        with live_app.test_request_context():
+            code = send_code(game_id)  # what the table's QR carries
+        page.goto(f"/lang/{lang}?next=" + quote(f"/games/{game_id}/send-hand?player=Caro&code={code}"))
         assert page.locator('input[name="player"][value="Caro"]').is_checked()
         page.set_input_files(
             "input[data-photo-input]", files=[{"name": "h.png", "mimeType": "image/png", "buffer": png()}]

@@ -20,6 +20,7 @@ KEYWORDS = {
     "phrase": (1,),
     "night_refusal": (2,),  # the club nights' refusals (referee.nights)
     "night_violation": (2,),
+    "plural_phrase": (1, 2),
     "_": None,
     "gettext": None,
     "_l": None,

@@ -37,7 +37,12 @@ def match() -> Match:
             {"Ben": ["3-4"]},
             [("3-4", "unique", "both Ben's and Caro's"), (None, "hidden", "")],
         ),
-        (["3-4"], "Ben", {"Ben": ["3-4"]}, [(None, "hidden", "Ben holds 16 tiles by the log, but 1 were")]),
+        (
+            ["3-4"],
+            "Ben",
+            {"Ben": ["3-4"]},
+            [(None, "hidden", "Ben holds 16 tiles by the log, but 1 was entered")],
+        ),
     ],
 )
 def test_warnings_name_the_tile_and_the_rule(match, read, player, others, expected):

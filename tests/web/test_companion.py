@@ -283,7 +283,9 @@ def test_qr_code_encodes_the_absolute_follow_url(api, client):
     game = api.create(game="chicken-foot", players=["Ana", "Ben"])
     response = client.get(f"/games/{game['id']}/follow/qr.svg")
     assert response.mimetype == "image/svg+xml"
-    url = f"http://localhost/games/{game['id']}/follow"
+    # the follow address carries the game's send code (a phone that scans it can send a hand)
+    url = re.search(rb"QR code: ([^<\s]+)", response.data).group(1).decode()
+    assert re.fullmatch(rf"http://localhost/games/{game['id']}/follow\?code=[a-z2-7]{{16}}", url)
     expected = segno.make(url, error="m")
     assert response.data == share.qr_svg(url)
     assert f"QR code: {url}".encode() in response.data

@@ -121,7 +121,7 @@ def start(client, mode: str) -> str:
     form = dict(MT_FORM, game=KEY, mode=mode, **{"players-0": "Ana", "players-1": "Ben"})
     response = client.post("/games/new", data=form)
     assert response.status_code == 303, text(response)[:2000]
-    return response.headers["Location"].rsplit("/", 1)[-1]
+    return response.headers["Location"].split("/games/", 1)[1].split("/")[0]  # (a table: /games/<id>/table)
 
 
 def act(client, game_id: str, **fields: str):

@@ -23,8 +23,10 @@ def new_game(client, players, **fields):
 
 
 def created_id(response) -> str:
+    """The new game's id from the redirect: a refereed game opens on its table
+    (/games/<id>/table), a score pad on its page (/games/<id>)."""
     assert response.status_code == 303, text(response)
-    return response.headers["Location"].rsplit("/", 1)[1]
+    return response.headers["Location"].split("/games/", 1)[1].split("/")[0]
 
 
 def hands(client, game_id, number, *entries, version=None):
@@ -315,11 +317,11 @@ def test_referee_mode_hands_leave_out_tiles_on_the_table_and_show_tracked_sizes(
     # beside the rule's own sentence (not a bare rule id).
     response = hands(client, game["id"], 1, "0-1 0-2", "1-2 1-3 1-4", "5")
     body = text(response)
-    box = re.search(r'<div class="refusal mismatches" role="alert">(.*?)</div>', body, re.S).group(1)
-    assert "2 hands disagree with the log" in box
+    box = re.search(r'<div class="refusal mismatches problems" role="alert">(.*?)</div>', body, re.S).group(1)
+    assert "2 things to fix before the round is saved" in box
     assert "Ana holds 12 tiles by the log, but 2 were entered." in box
     assert "Ben holds 13 tiles by the log, but 3 were entered." in box
-    assert "The referee counts every hand from the log" in box and 'rule-hidden">hidden</a>' in box
+    assert "The referee only sees what is logged" in box and 'rule-hidden">hidden</a>' in box
     assert body.count('class="hand-row mismatch"') == 2
 
 

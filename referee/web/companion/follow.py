@@ -22,6 +22,7 @@ from referee.web.db import get_store
 from referee.web.forms import NotANumber, whole_number
 from referee.web.game_view import _
 from referee.web.i18n import current_lang, game_title
+from referee.web.service import holds_send_code, send_code
 
 STREAM_POLL = 0.5  # seconds between two looks at the game's version
 STREAM_SECONDS = 25.0  # then the stream ends and the browser reconnects (frees the thread)
@@ -73,7 +74,12 @@ def describe(state: dict[str, Any]) -> str:
 @bp.get("/games/<game_id>/follow")
 def follow(game_id: str) -> str:
     game = load_game(game_id)
-    return render_template("companion/follow.html", **follow_context(game))
+    may_send = holds_send_code(game_id, request.args.get("code"))
+    return render_template(
+        "companion/follow.html",
+        send_code=send_code(game_id) if may_send else None,
+        **follow_context(game),
+    )
 
 
 FRAGMENTS_KEPT = 256

@@ -20,6 +20,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.web.chart import chart_data
 from referee.web.companion.common import bp, load_game
 from referee.web.db import get_store
 from referee.web.game_view import game_context
@@ -127,6 +128,7 @@ def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
         notes=notes,
         paper=paper,
         author=_("Domino Referee"),
+        chart=chart_data(context["match"]) if rows else None,
     )
 
 

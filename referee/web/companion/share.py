@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from referee.network import lan_address
 from referee.web.companion.common import bp, load_game
 from referee.web.i18n import game_title
+from referee.web.service import send_code
 
 
 def public_base() -> str:
@@ -22,7 +23,9 @@ def public_base() -> str:
 
 
 def follow_url(game_id: str) -> str:
-    return public_base() + url_for("companion.follow", game_id=game_id)
+    """The address the table's QR carries: the follow page, with the code that lets the
+    phone send a hand (a guest who only knows the game's id can follow, not send)."""
+    return public_base() + url_for("companion.follow", game_id=game_id, code=send_code(game_id))
 
 
 def is_loopback(url: str) -> bool:

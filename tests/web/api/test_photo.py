@@ -55,7 +55,7 @@ def test_with_player_the_tracked_count_is_checked(client, game, monkeypatch):
     fixed_reader(monkeypatch, reading(("3-4", 0.9, (0, 0, 10, 10))))
     body = post_photo(client, game, player="Ben").get_json()
     assert [(w["tile"], w["rule"]) for w in body["warnings"]] == [(None, "hidden")]
-    assert body["warnings"][0]["error"] == "Ben holds 16 tiles by the log, but 1 were entered."
+    assert body["warnings"][0]["error"] == "Ben holds 16 tiles by the log, but 1 was entered."
     assert body["tracked"] == 16
 
 
