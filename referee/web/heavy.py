@@ -11,30 +11,26 @@ A reader that cannot be sent to another process (a stand-in the tests put in pla
 real one) runs on a thread of the same bounded pool.
 
 PDFs (``pdf_pool``: the game's scoresheet, the club night's sheet) have a pool of their own,
-so a storm of PDFs never takes the photos' places nor the other way round. A PDF's job runs
-on one of the pool's threads, and that thread only waits: the PDF is laid out by a child
-process (``python -m referee.scoresheet_pdf``, at a lower CPU priority), which is killed
-when it takes too long.
+so a storm of PDFs never takes the photos' places nor the other way round: ``PDFS_AT_ONCE``
+worker processes (a lower CPU priority too) that stay started, so a PDF costs its layout
+(about 0.15 s) and not an interpreter's start (about 1 s of CPU, measured); ``PDFS_QUEUED``
+more may wait. A PDF that outlasts its time has its worker killed.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import subprocess
-import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import TypeVar
 
 from flask import Response, current_app, render_template
-from flask_babel import gettext as _
 
 from referee.rules.base import Phrase, phrase
-from referee.scoresheet_pdf import Sheet, to_json
+from referee.scoresheet_pdf import Sheet, from_json, render, to_json
 from referee.vision import read_photo, start_reader_process
 from referee.web.i18n import translate_text
 
@@ -42,7 +38,7 @@ READS_AT_ONCE = 2  # photos read at once, each by its own worker process
 QUEUED = 4  # reads that may wait for a worker; more are answered 503 at once
 READ_TIMEOUT = 60.0  # seconds a server thread waits on one read
 RETRY_AFTER = 5  # seconds a refused request is asked to wait
-PDFS_AT_ONCE = 2  # PDFs made at once, each by a child process
+PDFS_AT_ONCE = 1  # PDFs made at once (one worker process: two at once slowed plays more, measured)
 PDFS_QUEUED = 4  # PDFs that may wait; more are answered 503 at once
 
 T = TypeVar("T")
@@ -57,6 +53,7 @@ class Busy(Exception):
     BROKEN = phrase("The photo could not be read: try again in a few seconds.")
     PDFS_FULL = phrase("Other scoresheets are being made right now: try again in a few seconds.")
     PDF_TOO_LONG = phrase("The scoresheet took too long to make: try again in a few seconds.")
+    PDF_BROKEN = phrase("The scoresheet could not be made: try again in a few seconds.")
 
     def __init__(self, message: Phrase) -> None:
         super().__init__(message)
@@ -66,28 +63,41 @@ class Busy(Exception):
 class HeavyPool:
     """At most ``workers`` jobs running and ``queued`` waiting; more are refused.
 
-    ``full`` and ``too_long`` are what a refused job is told (``Busy``)."""
+    A job in ``process_jobs`` runs in one of ``workers`` worker processes (spawned once,
+    ``initializer`` run in each); any other job (a stand-in a test puts in its place) runs on
+    one of ``workers`` threads. ``full``, ``too_long`` and ``broken`` are what a refused job
+    is told (``Busy``). With ``kill_late``, a job that outlasts its time has its worker
+    killed (the jobs beside it are told ``broken``); else it keeps its slot until it ends.
+    """
 
     def __init__(
         self,
         workers: int = READS_AT_ONCE,
         queued: int = QUEUED,
         *,
+        process_jobs: Collection[Callable[..., object]] = (read_photo,),
+        initializer: Callable[[], None] = start_reader_process,
         full: Phrase = Busy.FULL,
         too_long: Phrase = Busy.TOO_LONG,
+        broken: Phrase = Busy.BROKEN,
+        kill_late: bool = False,
     ) -> None:
         self.workers = workers
         self.queued = queued
+        self.process_jobs = tuple(process_jobs)
+        self.initializer = initializer
         self.full = full
         self.too_long = too_long
+        self.broken = broken
+        self.kill_late = kill_late
         self._slots = threading.BoundedSemaphore(workers + queued)
         self._lock = threading.Lock()
         self._processes: ProcessPoolExecutor | None = None
         self._threads: ThreadPoolExecutor | None = None
 
-    def _executor(self, in_process: bool) -> Executor:
+    def _executor(self, on_threads: bool) -> Executor:
         with self._lock:
-            if in_process:
+            if on_threads:
                 if self._threads is None:
                     self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="heavy")
                 return self._threads
@@ -96,16 +106,27 @@ class HeavyPool:
                 self._processes = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_reader_process,
+                    initializer=self.initializer,
                 )
             return self._processes
 
     def _broken(self, executor: Executor) -> None:
-        """A worker died (killed, out of memory): the next read starts a fresh pool."""
+        """A worker died (killed, out of memory): the next job starts a fresh pool."""
         with self._lock:
             if self._processes is executor:
                 self._processes = None
         executor.shutdown(wait=False, cancel_futures=True)
+
+    def _kill(self, executor: Executor) -> None:
+        """The workers of ``executor`` killed: a job stuck in one never holds it for good (its
+        slot, and those of the jobs beside it, come back once the pool sees them gone)."""
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        for worker in workers:
+            try:
+                worker.kill()
+            except (OSError, ValueError):
+                pass
+        self._broken(executor)
 
     def has_room(self) -> bool:
         """Whether a job sent now would be taken (a request checks before it reads its body)."""
@@ -116,10 +137,10 @@ class HeavyPool:
 
     def run(self, job: Callable[..., T], *args: object, timeout: float = READ_TIMEOUT) -> T:
         """``job(*args)`` on the pool; raises ``Busy`` when the pool is full or the job
-        outlasts ``timeout`` (it then keeps its slot until it ends)."""
+        outlasts ``timeout``."""
         if not self._slots.acquire(blocking=False):
             raise Busy(self.full)
-        executor = self._executor(in_process=job is not read_photo)
+        executor = self._executor(on_threads=not any(job is known for known in self.process_jobs))
         try:
             future: Future[T] = executor.submit(job, *args)
         except BaseException:
@@ -129,10 +150,12 @@ class HeavyPool:
         try:
             return future.result(timeout=timeout)
         except FutureTimeout:
+            if self.kill_late and isinstance(executor, ProcessPoolExecutor):
+                self._kill(executor)
             raise Busy(self.too_long) from None
         except BrokenProcessPool:
             self._broken(executor)
-            raise Busy(Busy.BROKEN) from None
+            raise Busy(self.broken) from None
 
     def shutdown(self) -> None:
         with self._lock:
@@ -142,50 +165,31 @@ class HeavyPool:
             executor.shutdown(wait=False, cancel_futures=True)
 
 
+def start_pdf_process() -> None:
+    """A PDF worker runs at a lower CPU priority than the server (as the photo readers do),
+    with the PDF library loaded before its first PDF."""
+    start_reader_process()
+    import fpdf  # noqa: F401
+
+
+def render_pdf(sheet_json: str) -> bytes:
+    """The PDF of a sheet (``referee.scoresheet_pdf.to_json``), in a PDF worker."""
+    return render(from_json(sheet_json))
+
+
 photo_pool = HeavyPool()
-pdf_pool = HeavyPool(PDFS_AT_ONCE, PDFS_QUEUED, full=Busy.PDFS_FULL, too_long=Busy.PDF_TOO_LONG)
-
-
-class PdfFailed(Exception):
-    """The child process that lays out a PDF failed, or took longer than its time."""
-
-    def __init__(self, reason: str, *, too_long: bool = False) -> None:
-        super().__init__(reason)
-        self.too_long = too_long
-
-
-# The child lays the PDF out at a lower CPU priority than the server's, as the photo readers do.
-_PDF_CHILD = (
-    "import os, runpy\n"
-    "try:\n    os.nice(10)\nexcept OSError:\n    pass\n"
-    "runpy.run_module('referee.scoresheet_pdf', run_name='__main__')\n"
+pdf_pool = HeavyPool(
+    PDFS_AT_ONCE,
+    PDFS_QUEUED,
+    process_jobs=(render_pdf,),
+    initializer=start_pdf_process,
+    full=Busy.PDFS_FULL,
+    too_long=Busy.PDF_TOO_LONG,
+    broken=Busy.PDF_BROKEN,
+    kill_late=True,
 )
-ROOT = Path(__file__).resolve().parents[2]  # the child imports this checkout's referee
 
-
-def make_pdf(sheet_json: str, timeout: float) -> bytes:
-    """The PDF of a sheet (``referee.scoresheet_pdf.to_json``), laid out by a child process
-    (its own interpreter: no lock shared with plays) that is killed after ``timeout`` s.
-    Runs on a thread of ``pdf_pool``: no request, no app context."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PDF_CHILD],
-            input=sheet_json.encode("utf-8"),
-            capture_output=True,
-            timeout=timeout,
-            cwd=ROOT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise PdfFailed(f"the PDF took longer than {timeout:g} s", too_long=True) from None
-    except OSError as error:
-        raise PdfFailed(f"the PDF's process could not start: {error}") from None
-    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
-        raise PdfFailed(done.stderr[-2000:].decode("utf-8", "replace") or "no PDF came out")
-    return done.stdout
-
-
-PDF_TIMEOUT = 30.0  # seconds a PDF may take before its child is killed (config: PDF_TIMEOUT)
+PDF_TIMEOUT = 30.0  # seconds a PDF may take before its worker is killed (config: PDF_TIMEOUT)
 
 
 def busy(message: str) -> Response:
@@ -202,11 +206,13 @@ def pdf_in_pool(sheet: Sheet, what: str) -> bytes | Response:
     pool is full or the PDF fails, the page that says so in the request's language."""
     timeout = float(current_app.config.get("PDF_TIMEOUT", PDF_TIMEOUT))
     try:
-        return pdf_pool.run(make_pdf, to_json(sheet), timeout, timeout=timeout + 5)
+        pdf = pdf_pool.run(render_pdf, to_json(sheet), timeout=timeout)
     except Busy as refused:
         return busy(translate_text(refused.message))
-    except PdfFailed as error:
-        current_app.logger.warning("the %s PDF failed: %s", what, error)
-        if error.too_long:
-            return busy(_("The scoresheet took too long to make: try again in a few seconds."))
-        return busy(_("The scoresheet could not be made: try again in a few seconds."))
+    except Exception:  # the layout failed in its worker: said, and logged with its cause
+        current_app.logger.exception("the %s PDF could not be made", what)
+        return busy(translate_text(Busy.PDF_BROKEN))
+    if not pdf.startswith(b"%PDF"):
+        current_app.logger.warning("the %s PDF came out without a PDF's header", what)
+        return busy(translate_text(Busy.PDF_BROKEN))
+    return pdf

@@ -5,12 +5,15 @@ all served."""
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import requests
 
-from referee.web.heavy import pdf_pool
+from referee.web.heavy import Busy, HeavyPool, pdf_pool, start_pdf_process
 from tests.reliability.test_heavy import draw, played  # noqa: F401 (a fixture)
 
 FAKE_PDF = b"%PDF-1.4 a stand-in\n"
@@ -23,12 +26,12 @@ def test_a_pdf_storm_never_holds_the_threads_that_serve_plays(live_server, playe
     url, game_id = played
     release, entered = threading.Event(), threading.Semaphore(0)
 
-    def held_pdf(sheet_json: str, timeout: float) -> bytes:
+    def held_pdf(sheet_json: str) -> bytes:
         entered.release()
         release.wait(30)
         return FAKE_PDF
 
-    monkeypatch.setattr("referee.web.heavy.make_pdf", held_pdf)
+    monkeypatch.setattr("referee.web.heavy.render_pdf", held_pdf)
 
     def ask(index: int) -> requests.Response:
         # each for another paper or version is not needed: nothing is cached while held
@@ -83,3 +86,21 @@ def test_a_full_pool_answers_the_night_sheet_with_503_and_a_sentence(api, client
     assert "अभी दूसरी स्कोरशीट बन रही हैं" in refused.get_data(as_text=True)
     made = client.get(f"/nights/{night['id']}/sheet.pdf")
     assert made.status_code == 200 and made.data.startswith(b"%PDF")
+
+
+def test_a_pdf_that_outlasts_its_time_has_its_worker_killed_and_the_pool_recovers():
+    pool = HeavyPool(
+        1, 0, process_jobs=(time.sleep, os.getpid), initializer=start_pdf_process, kill_late=True
+    )
+    try:
+        first = pool.run(os.getpid)
+        assert first != os.getpid()  # made in a worker process, not on a server thread
+        started = time.monotonic()
+        with pytest.raises(Busy):
+            pool.run(time.sleep, 60, timeout=1.0)
+        assert time.monotonic() - started < 10
+        while not pool.has_room() and time.monotonic() - started < 20:  # the pool sees it gone
+            time.sleep(0.05)
+        assert pool.run(os.getpid, timeout=30) != first  # a fresh worker took the killed one's place
+    finally:
+        pool.shutdown()
