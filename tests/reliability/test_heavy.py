@@ -246,3 +246,47 @@ def test_the_document_says_a_busy_photo_reader_answers_503(client):
     document = client.get("/api/openapi.json").get_json()
     answers = document["paths"]["/api/games/{game_id}/rounds/{number}/photo"]["post"]["responses"]
     assert "503" in answers and "Retry-After" in answers["503"]["headers"]
+
+
+def test_200_connections_trickling_their_requests_never_keep_a_play_waiting(live_server, played):
+    """Slow, not idle: each connection sends one more byte every 0.5 s (so no time-out ever
+    closes it), half of them of a request's head, half of a body that its head announced.
+    The tablet's play, on a new connection, is still answered at once."""
+    url, game_id = played
+    path = f"/api/games/{game_id}/actions".encode()
+    heads = b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 1000
+    bodies = b'{"type": "draw", "player": "' + b"a" * 1000
+    announced = b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    announced += b"Content-Length: 2000\r\n\r\n"
+    held: list[tuple[socket.socket, bytes]] = []
+    stop = threading.Event()
+
+    def trickle() -> None:
+        sent = 0
+        while not stop.wait(0.5):
+            for sock, data in held:
+                try:
+                    sock.send(data[sent : sent + 1])
+                except OSError:
+                    pass
+            sent += 1
+
+    trickler = threading.Thread(target=trickle, daemon=True)
+    try:
+        for index in range(200):
+            sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=5)
+            if index % 2:
+                sock.sendall(announced)
+            held.append((sock, bodies if index % 2 else heads))
+        trickler.start()
+        time.sleep(1.2)  # a few bytes on each
+        started = time.perf_counter()
+        status = draw(url, game_id, timeout=10)
+        took = time.perf_counter() - started
+    finally:
+        stop.set()
+        trickler.join(5)
+        for sock, _data in held:
+            sock.close()
+    assert status == 200
+    assert took < 5.0, took  # (about 10 ms; waiting behind the trickles would be forever)
