@@ -290,3 +290,38 @@ def test_200_connections_trickling_their_requests_never_keep_a_play_waiting(live
             sock.close()
     assert status == 200
     assert took < 5.0, took  # (about 10 ms; waiting behind the trickles would be forever)
+
+
+def too_large(port: int, path: str, language: str) -> tuple[str, dict[str, str], bytes]:
+    """A body that announces 40 MB (past the server's own limit): waitress refuses it when
+    its head is read, before the body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: {language}\r\n"
+            f"Content-Type: application/octet-stream\r\nContent-Length: {40 * MB}\r\n\r\n".encode()
+            + b"0" * 1000
+        )
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return status, headers, body
+
+
+def test_a_40_mb_body_is_refused_by_the_server_as_the_app_refuses(live_server, played):
+    """Past the server's own limit the app never sees the body; the refusal is still the
+    API's JSON under /api/, and the app's page in the request's language elsewhere."""
+    from referee.serve import app_channel
+
+    url, game_id = played
+    live_server.server.channel_class = app_channel(live_server.app)  # as python -m referee.serve
+    status, headers, body = too_large(live_server.port, f"/api/games/{game_id}/rounds/1/photo", "en")
+    assert status.split()[1] == "413" and headers["content-type"].startswith("application/json")
+    refused = json.loads(body)
+    assert set(refused) >= {"error", "rule"} and refused["error"]
+    status, headers, body = too_large(live_server.port, "/import", "hu")
+    assert status.split()[1] == "413" and headers["content-type"].startswith("text/html")
+    assert "lang=\"hu\"" in body.decode() and "Too large" not in body.decode()
+    assert draw(url, game_id) == 200  # and the server goes on
