@@ -141,10 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     # a normal stop (Ctrl-C or SIGTERM) ends serve() and checkpoints the WAL into the file
     signal.signal(signal.SIGTERM, _stop)
     try:
-        server = make_server(
-            app, host=host, port=args.port, ident="domino-referee", **server_options(args.threads)
-        )
-        server.run()  # type: ignore[attr-defined]
+        serve(app, host=host, port=args.port, ident="domino-referee", **server_options(args.threads))
     except KeyboardInterrupt:
         pass
     finally:
