@@ -271,7 +271,7 @@ def bench_halfopen(server: Server, held: int, plays: int = 5, slow: bool = False
             sockets.append(sock)
         if slow:
             trickler.start()
-            time.sleep(2.0)  # a few bytes on each
+            time.sleep(1.0)  # a few bytes on each
         time.sleep(0.5)
         times: list[float] = []
         errors: list[str] = []
