@@ -325,3 +325,27 @@ def test_a_40_mb_body_is_refused_by_the_server_as_the_app_refuses(live_server, p
     assert status.split()[1] == "413" and headers["content-type"].startswith("text/html")
     assert 'lang="hu"' in body.decode() and "Too large" not in body.decode()
     assert draw(url, game_id) == 200  # and the server goes on
+
+
+def test_a_full_photo_pool_says_so_in_the_request_language(client, api):
+    from referee.web.heavy import photo_pool
+
+    game_id = api.create(game="mexican-train", players=["Ana", "Ben"], set=12)["id"]
+    taken = 0
+    while photo_pool._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        body = {"photo": (io.BytesIO(b"\x89PNG\r\n\x1a\n0000"), "hand.png", "image/png")}
+        refused = client.post(
+            f"/api/games/{game_id}/rounds/1/photo",
+            data=body,
+            content_type="multipart/form-data",
+            headers={"Accept-Language": "pa"},
+        )
+    finally:
+        for _ in range(taken):
+            photo_pool._slots.release()
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    answer = refused.get_json()
+    assert answer["error"].startswith("Other photos are being read")  # the API's error: English
+    assert answer["text"].startswith("ਹੁਣੇ ਹੋਰ ਫ਼ੋਟੋਆਂ")  # and said in the request's language
