@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from referee.web.heavy import Busy, HeavyPool, pdf_pool, start_pdf_process
+from referee.vision import start_reader_process
+from referee.web.heavy import Busy, HeavyPool, pdf_pool
 from tests.reliability.test_heavy import draw, played  # noqa: F401 (a fixture)
 
 FAKE_PDF = b"%PDF-1.4 a stand-in\n"
@@ -26,12 +27,12 @@ def test_a_pdf_storm_never_holds_the_threads_that_serve_plays(live_server, playe
     url, game_id = played
     release, entered = threading.Event(), threading.Semaphore(0)
 
-    def held_pdf(sheet_json: str) -> bytes:
+    def held_pdf(sheet) -> bytes:
         entered.release()
         release.wait(30)
         return FAKE_PDF
 
-    monkeypatch.setattr("referee.web.heavy.render_pdf", held_pdf)
+    monkeypatch.setattr("referee.web.heavy.render", held_pdf)
 
     def ask(index: int) -> requests.Response:
         # each for another paper or version is not needed: nothing is cached while held
@@ -90,7 +91,7 @@ def test_a_full_pool_answers_the_night_sheet_with_503_and_a_sentence(api, client
 
 def test_a_pdf_that_outlasts_its_time_has_its_worker_killed_and_the_pool_recovers():
     pool = HeavyPool(
-        1, 0, process_jobs=(time.sleep, os.getpid), initializer=start_pdf_process, kill_late=True
+        1, 0, process_jobs=(time.sleep, os.getpid), initializer=start_reader_process, kill_late=True
     )
     try:
         first = pool.run(os.getpid)
