@@ -7,6 +7,10 @@
   each 8 times at once (goal ≤ 300).
 - ``halfopen_play_ms``: the slowest of a few plays, each on a new connection, while 300
   connections that sent half a request are held (goal ≤ 1,000).
+- ``slow_play_ms``: the same while 300 connections trickle a request, one byte each every
+  0.5 s (goal ≤ 1,000).
+- ``pdf_storm_play_p99_ratio``: plays' p99 while 16 scoresheet PDFs are asked at once ÷
+  plays' p99 idle, in one run (goal ≤ 2).
 """
 
 from __future__ import annotations
@@ -197,17 +201,77 @@ def bench_photo_memory(server: Server, png: bytes, jpeg: bytes, each: int) -> Me
     return Memory(resting, peak, statuses)
 
 
-def bench_halfopen(server: Server, held: int, plays: int = 5) -> HalfOpen:
+def get_pdf(port: int, game_id: str) -> int:
+    """One scoresheet PDF asked on a connection of its own: its status."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        conn.request("GET", f"/games/{game_id}/scoresheet.pdf")
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def bench_pdf_storm(server: Server, pdfs: int, plays: int) -> Storm:
+    """As the photo storm, with ``pdfs`` scoresheets of the game being played asked at once
+    (each play changes the game's version, so no PDF made before is reused)."""
+    client = Client(server.port)
+    rng = random.Random(25)
+    driver = GameDriver(rng, client.create_game())
+    done = threading.Event()
+    done.set()
+    driver, idle, errors = timed_plays(client, driver, rng, done, plays)
+    done.clear()
+    statuses: list[int] = []
+    with ThreadPoolExecutor(pdfs) as askers:
+        asked = [askers.submit(get_pdf, server.port, driver.id) for _ in range(pdfs)]
+
+        def wait_all() -> None:
+            statuses.extend(future.result() for future in asked)
+            done.set()
+
+        waiter = threading.Thread(target=wait_all)
+        waiter.start()
+        driver, storm, storm_errors = timed_plays(client, driver, rng, done, plays)
+        waiter.join()
+    client.close()
+    return Storm(
+        percentile(idle, 0.99), percentile(storm, 0.99), len(storm), sorted(statuses), errors + storm_errors
+    )
+
+
+def trickle(sockets: list[socket.socket], stop: threading.Event, every: float = 0.5) -> None:
+    """One more byte of a request on each socket every ``every`` s, never its end."""
+    request = b"POST /api/games/x/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 10_000
+    sent = 0
+    while not stop.wait(every):
+        for sock in sockets:
+            try:
+                sock.send(request[sent : sent + 1])
+            except OSError:
+                pass
+        sent = (sent + 1) % len(request)
+
+
+def bench_halfopen(server: Server, held: int, plays: int = 5, slow: bool = False) -> HalfOpen:
+    """With ``slow``, the held connections trickle their request byte by byte instead."""
     client = Client(server.port)
     rng = random.Random(24)
     driver = GameDriver(rng, client.create_game())
     client.close()
-    sockets = []
+    sockets: list[socket.socket] = []
+    stop = threading.Event()
+    trickler = threading.Thread(target=trickle, args=(sockets, stop), daemon=True)
     try:
         for _ in range(held):
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            sock.sendall(b"POST /api/games/x/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            if not slow:
+                sock.sendall(b"POST /api/games/x/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             sockets.append(sock)
+        if slow:
+            trickler.start()
+            time.sleep(1.0)  # a few bytes on each
         time.sleep(0.5)
         times: list[float] = []
         errors: list[str] = []
@@ -219,6 +283,9 @@ def bench_halfopen(server: Server, held: int, plays: int = 5) -> HalfOpen:
             if took is not None:
                 times.append(took)
     finally:
+        stop.set()
+        if trickler.is_alive():
+            trickler.join(5)
         for sock in sockets:
             sock.close()
     return HalfOpen(times, errors)
@@ -230,6 +297,8 @@ def run(sizes: Sizes, server: Server) -> Part:
     storm = bench_photo_storm(server, jpeg, sizes.storm_photos, sizes.plays)
     memory = bench_photo_memory(server, png, jpeg, sizes.peak_reads)
     halfopen = bench_halfopen(server, sizes.halfopen)
+    slow = bench_halfopen(server, sizes.halfopen, slow=True)
+    pdfs = bench_pdf_storm(server, sizes.storm_photos, sizes.plays)
     megapixels = sizes.photo_size[0] * sizes.photo_size[1] / 1e6
     rows = [
         Row(
@@ -251,14 +320,29 @@ def run(sizes: Sizes, server: Server) -> Part:
             f"slowest of {len(halfopen.times)} plays, each on a new connection, "
             f"{sizes.halfopen} half-open connections held",
         ),
+        Row(
+            "slow_play_ms",
+            fmt(slow.max_ms, 1),
+            f"slowest of {len(slow.times)} plays, each on a new connection, "
+            f"{sizes.halfopen} connections trickling a request (a byte each every 0.5 s)",
+        ),
+        Row(
+            "pdf_storm_play_p99_ratio",
+            fmt(pdfs.ratio),
+            f"plays p99 {fmt(pdfs.idle_p99, 1)} ms idle, {fmt(pdfs.storm_p99, 1)} ms during "
+            f"{sizes.storm_photos} scoresheet PDFs at once ({pdfs.storm_plays} plays); "
+            f"PDFs answered {pdfs.statuses}",
+        ),
     ]
-    errors = storm.errors + halfopen.errors
+    errors = storm.errors + halfopen.errors + slow.errors + pdfs.errors
     return Part(
         rows=rows,
         figures={
             "photo_storm_play_p99_ratio": round(storm.ratio, 2),
             "photo_read_peak_mb": round(memory.above, 1),
             "halfopen_play_ms": round(halfopen.max_ms, 1),
+            "slow_play_ms": round(slow.max_ms, 1),
+            "pdf_storm_play_p99_ratio": round(pdfs.ratio, 2),
         },
         misses=[f"trust: {len(errors)} plays refused or failed: {errors[:3]}"] if errors else [],
     )

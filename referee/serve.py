@@ -11,7 +11,10 @@ from typing import TextIO
 
 import segno
 from flask import Flask
-from waitress import serve
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import ErrorTask
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee.network import lan_address
 from referee.store import checkpoint
@@ -50,6 +53,70 @@ def server_options(threads: int = THREADS) -> dict[str, object]:
     }
 
 
+class AppErrorTask(ErrorTask):  # type: ignore[misc]
+    """A body past the server's own limit (``max_request_body_size``) is refused by waitress
+    before the app sees the request; this answers it as the app answers its own 413: JSON
+    with ``{"error", "rule"}`` under /api/, the app's page in the request's language
+    elsewhere, instead of waitress's plain English text. Any other error of waitress (a
+    malformed request line) keeps waitress's answer."""
+
+    app: Flask
+
+    def execute(self) -> None:
+        if getattr(self.request.error, "code", None) != 413:
+            super().execute()
+            return
+        try:
+            status, headers, body = app_answer(self.app, self.request)
+        except Exception:  # never let the nicer answer lose the refusal
+            super().execute()
+            return
+        self.status = status
+        self.response_headers.extend(headers)
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+def app_answer(app: Flask, parsed: object) -> tuple[str, list[tuple[str, str]], bytes]:
+    """The app's answer to a 413 for the request waitress parsed (its path, its language)."""
+    skipped = {"CONTENT_LENGTH", "CONTENT_TYPE", "TRANSFER_ENCODING"}
+    raw = getattr(parsed, "headers", {}) or {}
+    headers = [(name.replace("_", "-").title(), value) for name, value in raw.items() if name not in skipped]
+    with app.test_request_context(
+        path=getattr(parsed, "path", "/") or "/",
+        query_string=getattr(parsed, "query", "") or "",
+        method=getattr(parsed, "command", "POST") or "POST",
+        headers=headers,
+    ):
+        response = app.make_response(app.handle_user_exception(RequestEntityTooLarge()))
+        body = response.get_data()
+        kept = [(name, value) for name, value in response.headers.items() if name.lower() != "content-length"]
+        return response.status, kept, body
+
+
+def app_channel(app: Flask) -> type:
+    """waitress's connection class for ``app``: its refusals of a too-large body are answered
+    as the app's (``AppErrorTask``)."""
+
+    class Channel(HTTPChannel):  # type: ignore[misc]
+        error_task_class = type("AppErrorTask", (AppErrorTask,), {"app": app})
+
+    return Channel
+
+
+def make_server(app: Flask, **options: object) -> object:
+    """waitress's server for ``app`` (``host``, ``port`` and ``server_options()``)."""
+    server = create_server(app, **options)
+    server.channel_class = app_channel(app)
+    return server
+
+
+def serve(app: Flask, **options: object) -> None:
+    """Serve ``app`` until stopped (``make_server``'s settings)."""
+    make_server(app, **options).run()  # type: ignore[attr-defined]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve Domino Referee.")
     parser.add_argument(
@@ -74,13 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     # a normal stop (Ctrl-C or SIGTERM) ends serve() and checkpoints the WAL into the file
     signal.signal(signal.SIGTERM, _stop)
     try:
-        serve(
-            app,
-            host=host,
-            port=args.port,
-            ident="domino-referee",
-            **server_options(args.threads),
-        )
+        serve(app, host=host, port=args.port, ident="domino-referee", **server_options(args.threads))
     except KeyboardInterrupt:
         pass
     finally:

@@ -15,13 +15,10 @@ import functools
 import hashlib
 import io
 import secrets
-import subprocess
-import sys
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import segno
@@ -45,13 +42,14 @@ from referee.nights import Night, NightConfig, NightRefused, shuffled
 from referee.rules import GAMES
 from referee.rules.base import BadRequest, RuleViolation
 from referee.rules.options import CHOICE, FLAG
-from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.scoresheet_pdf import PAPERS, Sheet
 from referee.store import NightNotFound, StoredNight
 from referee.web.db import get_store
 from referee.web.extensions import csrf
 from referee.web.forms import Form, field_name
 from referee.web.game_view import _, ngettext, ordinal, progress, translated
-from referee.web.i18n import current_lang, game_title, translate_violation
+from referee.web.heavy import Busy, busy, pdf_in_pool, pdf_pool
+from referee.web.i18n import current_lang, game_title, translate_text, translate_violation
 from referee.web.json_answers import CHANGE_KEY
 from referee.web.night_forms import SEATING_HELP, SEATING_NAMES, SEATING_RULE, STAGED_BY_ROUNDS, NightForm
 
@@ -61,8 +59,6 @@ BOARD_STANDING_PAGE = 10  # standing lines on one page of the board (it turns it
 BOARD_TABLES_PAGE = 8  # tables on one page of the board
 FRAGMENTS_KEPT = 128
 FRESH_SECONDS = 2.0  # a live part rendered this recently is served as it is
-PDF_TIMEOUT = 30.0
-ROOT = Path(__file__).resolve().parents[2]
 STALE = _l(
     "This page was too old to send (its security token expired): nothing was "
     "started; check the form below and send it again."
@@ -555,28 +551,13 @@ def night_sheet(context: dict[str, Any], paper: str) -> Sheet:
 def sheet_pdf(night_id: str) -> ResponseReturnValue:
     stored = load_night(night_id)
     paper = request.args.get("paper") if request.args.get("paper") in PAPERS else "a4"
-    sheet = night_sheet(sheet_context(stored), str(paper))
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "referee.scoresheet_pdf"],
-            input=to_json(sheet).encode("utf-8"),
-            capture_output=True,
-            timeout=float(current_app.config.get("PDF_TIMEOUT", PDF_TIMEOUT)),
-            cwd=ROOT,
-            check=False,
-        )
-    except (subprocess.TimeoutExpired, OSError):
-        done = None
-    if done is None or done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
-        response = Response(
-            _("The night sheet could not be made: try again in a few seconds."),
-            status=503,
-            mimetype="text/plain",
-        )
-        response.headers["Retry-After"] = "5"
-        return response
+    if not pdf_pool.has_room():  # refused before the night is laid out: a storm costs little
+        return busy(translate_text(Busy.PDFS_FULL))
+    pdf = pdf_in_pool(night_sheet(sheet_context(stored), str(paper)), "night sheet")
+    if isinstance(pdf, Response):
+        return pdf
     safe_id = "".join(ch for ch in stored.id if ch.isascii() and ch.isalnum())
-    response = Response(done.stdout, mimetype="application/pdf")
+    response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="night-{stored.created[:10]}-{safe_id}.pdf"'
     )

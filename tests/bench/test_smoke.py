@@ -44,11 +44,14 @@ FIGURES = {
     "kills",
     "kill_acknowledged",
     "kill_lost",
+    "kill_doubled",
     "import_lock_ms",
     "import_mb",
     "photo_storm_play_p99_ratio",
     "photo_read_peak_mb",
     "halfopen_play_ms",
+    "slow_play_ms",
+    "pdf_storm_play_p99_ratio",
     "night_mixer_repeats",
     "night_play_p99_ms",
     "night_play_errors",
@@ -148,10 +151,12 @@ def test_a_tiny_run_prints_the_table_and_all_figures(capsys):
     assert figures["players_ms_300"] > 0 and figures["leaderboard_ms_300"] > 0
     assert figures["players_cold_ms_300"] > 0 and figures["leaderboard_cold_ms_300"] > 0
     assert figures["kills"] == 1 and figures["kill_acknowledged"] > 0 and figures["kill_lost"] == 0
+    assert figures["kill_doubled"] == 0  # each change sent again with its key after the kill
     assert 0 < figures["import_mb"] <= 0.2 and figures["import_lock_ms"] > 0
     assert figures["engine_mt_rounds_per_s"] > 0
     assert figures["photo_storm_play_p99_ratio"] > 0 and figures["photo_read_peak_mb"] >= 0
-    assert 0 < figures["halfopen_play_ms"] < 10_000
+    assert 0 < figures["halfopen_play_ms"] < 10_000 and 0 < figures["slow_play_ms"] < 10_000
+    assert figures["pdf_storm_play_p99_ratio"] > 0
     assert figures["night_play_errors"] == 0 and 0 < figures["night_play_p99_ms"] < 30_000
     assert 0 < figures["night_next_ms"] < 30_000 and 0 <= figures["night_mixer_repeats"] <= 0.5
     assert figures["play_vs_bare_flask"] > 1  # a logged play does more than a bare endpoint

@@ -246,3 +246,106 @@ def test_the_document_says_a_busy_photo_reader_answers_503(client):
     document = client.get("/api/openapi.json").get_json()
     answers = document["paths"]["/api/games/{game_id}/rounds/{number}/photo"]["post"]["responses"]
     assert "503" in answers and "Retry-After" in answers["503"]["headers"]
+
+
+def test_200_connections_trickling_their_requests_never_keep_a_play_waiting(live_server, played):
+    """Slow, not idle: each connection sends one more byte every 0.5 s (so no time-out ever
+    closes it), half of them of a request's head, half of a body that its head announced.
+    The tablet's play, on a new connection, is still answered at once."""
+    url, game_id = played
+    path = f"/api/games/{game_id}/actions".encode()
+    heads = b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 1000
+    bodies = b'{"type": "draw", "player": "' + b"a" * 1000
+    announced = b"POST " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    announced += b"Content-Length: 2000\r\n\r\n"
+    held: list[tuple[socket.socket, bytes]] = []
+    stop = threading.Event()
+
+    def trickle() -> None:
+        sent = 0
+        while not stop.wait(0.5):
+            for sock, data in held:
+                try:
+                    sock.send(data[sent : sent + 1])
+                except OSError:
+                    pass
+            sent += 1
+
+    trickler = threading.Thread(target=trickle, daemon=True)
+    try:
+        for index in range(200):
+            sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=5)
+            if index % 2:
+                sock.sendall(announced)
+            held.append((sock, bodies if index % 2 else heads))
+        trickler.start()
+        time.sleep(1.2)  # a few bytes on each
+        started = time.perf_counter()
+        status = draw(url, game_id, timeout=10)
+        took = time.perf_counter() - started
+    finally:
+        stop.set()
+        trickler.join(5)
+        for sock, _data in held:
+            sock.close()
+    assert status == 200
+    assert took < 5.0, took  # (about 10 ms; waiting behind the trickles would be forever)
+
+
+def too_large(port: int, path: str, language: str) -> tuple[str, dict[str, str], bytes]:
+    """A body that announces 40 MB (past the server's own limit): waitress refuses it when
+    its head is read, before the body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: {language}\r\n"
+            f"Content-Type: application/octet-stream\r\nContent-Length: {40 * MB}\r\n\r\n".encode()
+            + b"0" * 1000
+        )
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return status, headers, body
+
+
+def test_a_40_mb_body_is_refused_by_the_server_as_the_app_refuses(live_server, played):
+    """Past the server's own limit the app never sees the body; the refusal is still the
+    API's JSON under /api/, and the app's page in the request's language elsewhere."""
+    from referee.serve import app_channel
+
+    url, game_id = played
+    live_server.server.channel_class = app_channel(live_server.app)  # as python -m referee.serve
+    status, headers, body = too_large(live_server.port, f"/api/games/{game_id}/rounds/1/photo", "en")
+    assert status.split()[1] == "413" and headers["content-type"].startswith("application/json")
+    refused = json.loads(body)
+    assert set(refused) >= {"error", "rule"} and refused["error"]
+    status, headers, body = too_large(live_server.port, "/import", "hu")
+    assert status.split()[1] == "413" and headers["content-type"].startswith("text/html")
+    assert 'lang="hu"' in body.decode() and "Too large" not in body.decode()
+    assert draw(url, game_id) == 200  # and the server goes on
+
+
+def test_a_full_photo_pool_says_so_in_the_request_language(client, api):
+    from referee.web.heavy import photo_pool
+
+    game_id = api.create(game="mexican-train", players=["Ana", "Ben"], set=12)["id"]
+    taken = 0
+    while photo_pool._slots.acquire(blocking=False):
+        taken += 1
+    try:
+        body = {"photo": (io.BytesIO(b"\x89PNG\r\n\x1a\n0000"), "hand.png", "image/png")}
+        refused = client.post(
+            f"/api/games/{game_id}/rounds/1/photo",
+            data=body,
+            content_type="multipart/form-data",
+            headers={"Accept-Language": "pa"},
+        )
+    finally:
+        for _ in range(taken):
+            photo_pool._slots.release()
+    assert refused.status_code == 503 and int(refused.headers["Retry-After"]) > 0
+    answer = refused.get_json()
+    assert answer["error"].startswith("Other photos are being read")  # the API's error: English
+    assert answer["text"].startswith("ਹੁਣੇ ਹੋਰ ਫ਼ੋਟੋਆਂ")  # and said in the request's language

@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from referee.scoresheet_pdf import Sheet, render
-from referee.web.companion import pdf as pdf_module
+from referee.web.heavy import pdf_pool
 
 A4 = (595, 842)
 LETTER = (612, 792)
@@ -93,13 +93,12 @@ def test_paper_is_a4_except_where_letter_is_the_custom(client, game, query, acce
 
 
 def test_a_pdf_beyond_those_in_flight_is_refused_at_once(app, client, game):
-    with app.app_context():
-        slots = pdf_module.slots()
+    slots = pdf_pool._slots  # the PDFs' pool: made at once and waiting
     taken = 0
     while slots.acquire(blocking=False):
         taken += 1
     try:
-        assert taken == pdf_module.PDF_IN_FLIGHT
+        assert taken == pdf_pool.workers + pdf_pool.queued
         started = time.monotonic()
         response = client.get(f"/games/{game['id']}/scoresheet.pdf?paper=letter")
         assert time.monotonic() - started < 1.0

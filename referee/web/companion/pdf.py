@@ -1,52 +1,36 @@
-"""The scoresheet as a PDF, made in-process by a library (``referee.scoresheet_pdf``).
+"""The scoresheet as a PDF, made by a library (``referee.scoresheet_pdf``) in a child process.
 
-Bounded: at most ``PDF_IN_FLIGHT`` PDFs are made at once, each by a child process (so a
-PDF never competes with plays for the interpreter, and one that hangs is killed); a request beyond that is answered at
-once with 503 and ``Retry-After`` instead of queueing behind the others and holding a
-server thread. A PDF already made for the game's version, language and paper is reused.
+Bounded: the PDF is made in the PDFs' own pool (``referee.web.heavy.pdf_pool``: a few made at
+once, a few more waiting, each laid out by a child process, so a PDF never competes with
+plays for the interpreter, and one that hangs is killed); a request beyond that is answered
+at once with 503 and ``Retry-After``, in the request's language, instead of holding a server
+thread. A PDF already made for the game's version, language and paper is reused.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, abort, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from referee.scoresheet_pdf import PAPERS, Sheet, to_json
+from referee.scoresheet_pdf import PAPERS, Sheet
 from referee.web.chart import chart_data
 from referee.web.companion.common import bp, load_game
 from referee.web.db import get_store
 from referee.web.game_view import game_context
-from referee.web.i18n import current_lang
+from referee.web.heavy import Busy, busy, pdf_in_pool, pdf_pool
+from referee.web.i18n import current_lang, translate_text
 
-PDF_IN_FLIGHT = 2  # PDFs made at once; more are answered 503 with Retry-After
-PDF_TIMEOUT = 30.0  # seconds a PDF may take before the request gives up
-RETRY_AFTER = 5  # seconds a refused request is asked to wait
 CACHE_SIZE = 32
-ROOT = Path(__file__).resolve().parents[3]  # the child imports this checkout's referee
 # Where Letter paper is the custom; elsewhere A4 (a table can ask for either: ?paper=).
 LETTER_REGIONS = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "PR"})
 
 _lock = threading.Lock()
-_slots: dict[int, threading.BoundedSemaphore] = {}
 _made: OrderedDict[tuple[str, int, str, str], tuple[bytes, str]] = OrderedDict()  # PDF, file name
-
-
-class PdfFailed(RuntimeError):
-    pass
-
-
-def slots() -> threading.BoundedSemaphore:
-    limit = int(current_app.config.get("PDF_IN_FLIGHT", PDF_IN_FLIGHT))
-    with _lock:
-        return _slots.setdefault(limit, threading.BoundedSemaphore(limit))
 
 
 def paper_for(choice: str | None) -> str:
@@ -132,36 +116,6 @@ def sheet_of(context: dict[str, Any], paper: str) -> Sheet:
     )
 
 
-def busy(message: str, status: int = 503) -> Response:
-    body = render_template("companion/unavailable.html", message=message)
-    response = Response(body, status=status, mimetype="text/html")
-    response.headers["Retry-After"] = str(RETRY_AFTER)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def make_pdf(sheet: Sheet) -> bytes:
-    """The PDF, made by a child process (its own interpreter: no lock shared with plays)."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "referee.scoresheet_pdf"],
-            input=to_json(sheet).encode("utf-8"),
-            capture_output=True,
-            timeout=float(current_app.config.get("PDF_TIMEOUT", PDF_TIMEOUT)),
-            cwd=ROOT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise PdfFailed(_("The scoresheet took too long to make: try again in a few seconds.")) from None
-    except OSError as error:
-        current_app.logger.warning("the scoresheet PDF could not start: %s", error)
-        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds.")) from None
-    if done.returncode != 0 or not done.stdout.startswith(b"%PDF"):
-        current_app.logger.warning("the scoresheet PDF failed: %s", done.stderr[-2000:])
-        raise PdfFailed(_("The scoresheet could not be made: try again in a few seconds."))
-    return done.stdout
-
-
 @bp.get("/games/<game_id>/scoresheet.pdf")
 def scoresheet_pdf(game_id: str) -> Response:
     version = get_store().version_of(game_id)  # (one integer: a refusal below costs little)
@@ -172,18 +126,12 @@ def scoresheet_pdf(game_id: str) -> Response:
     with _lock:
         made = _made.get(key)
     if made is None:
-        slot = slots()
-        if not slot.acquire(blocking=False):
-            return busy(_("Other scoresheets are being made right now: try again in a few seconds."))
-        try:
-            game = load_game(game_id)
-            sheet = sheet_of(game_context(game), paper)
-            try:
-                pdf = make_pdf(sheet)
-            except PdfFailed as error:
-                return busy(str(error))
-        finally:
-            slot.release()
+        if not pdf_pool.has_room():  # refused before the game is even loaded: a storm costs little
+            return busy(translate_text(Busy.PDFS_FULL))
+        game = load_game(game_id)
+        pdf = pdf_in_pool(sheet_of(game_context(game), paper), "scoresheet")
+        if isinstance(pdf, Response):
+            return pdf
         stamp = "".join(ch for ch in game.created[:10] if ch.isascii() and (ch.isalnum() or ch == "-"))
         safe_id = "".join(ch for ch in game.id if ch.isascii() and (ch.isalnum() or ch in "-_"))
         made = (pdf, f"scoresheet-{game.match.config.game}-{stamp}-{safe_id}-{paper}.pdf")
