@@ -22,6 +22,7 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,17 +157,19 @@ def timed_plays(
     return driver, times, errors
 
 
-def bench_photo_storm(server: Server, photo: bytes, photos: int, plays: int) -> Storm:
+def storm(server: Server, seed: int, heavy: Callable[[str], int], count: int, plays: int) -> Storm:
+    """Plays timed idle, then while ``count`` heavy requests (``heavy(game_id)``: its status)
+    are sent at once, in one run: the two p99s and the heavy requests' statuses."""
     client = Client(server.port)
-    rng = random.Random(23)
+    rng = random.Random(seed)
     driver = GameDriver(rng, client.create_game())
     done = threading.Event()
     done.set()
     driver, idle, errors = timed_plays(client, driver, rng, done, plays)
     done.clear()
     statuses: list[int] = []
-    with ThreadPoolExecutor(photos) as senders:
-        sent = [senders.submit(send_photo, server.port, driver.id, photo) for _ in range(photos)]
+    with ThreadPoolExecutor(count) as senders:
+        sent = [senders.submit(heavy, driver.id) for _ in range(count)]
 
         def wait_all() -> None:
             statuses.extend(future.result() for future in sent)
@@ -174,12 +177,16 @@ def bench_photo_storm(server: Server, photo: bytes, photos: int, plays: int) -> 
 
         waiter = threading.Thread(target=wait_all)
         waiter.start()
-        driver, storm, storm_errors = timed_plays(client, driver, rng, done, plays)
+        driver, during, storm_errors = timed_plays(client, driver, rng, done, plays)
         waiter.join()
     client.close()
     return Storm(
-        percentile(idle, 0.99), percentile(storm, 0.99), len(storm), sorted(statuses), errors + storm_errors
+        percentile(idle, 0.99), percentile(during, 0.99), len(during), sorted(statuses), errors + storm_errors
     )
+
+
+def bench_photo_storm(server: Server, photo: bytes, photos: int, plays: int) -> Storm:
+    return storm(server, 23, lambda game_id: send_photo(server.port, game_id, photo), photos, plays)
 
 
 def bench_photo_memory(server: Server, png: bytes, jpeg: bytes, each: int) -> Memory:
@@ -216,29 +223,7 @@ def get_pdf(port: int, game_id: str) -> int:
 def bench_pdf_storm(server: Server, pdfs: int, plays: int) -> Storm:
     """As the photo storm, with ``pdfs`` scoresheets of the game being played asked at once
     (each play changes the game's version, so no PDF made before is reused)."""
-    client = Client(server.port)
-    rng = random.Random(25)
-    driver = GameDriver(rng, client.create_game())
-    done = threading.Event()
-    done.set()
-    driver, idle, errors = timed_plays(client, driver, rng, done, plays)
-    done.clear()
-    statuses: list[int] = []
-    with ThreadPoolExecutor(pdfs) as askers:
-        asked = [askers.submit(get_pdf, server.port, driver.id) for _ in range(pdfs)]
-
-        def wait_all() -> None:
-            statuses.extend(future.result() for future in asked)
-            done.set()
-
-        waiter = threading.Thread(target=wait_all)
-        waiter.start()
-        driver, storm, storm_errors = timed_plays(client, driver, rng, done, plays)
-        waiter.join()
-    client.close()
-    return Storm(
-        percentile(idle, 0.99), percentile(storm, 0.99), len(storm), sorted(statuses), errors + storm_errors
-    )
+    return storm(server, 25, lambda game_id: get_pdf(server.port, game_id), pdfs, plays)
 
 
 def trickle(sockets: list[socket.socket], stop: threading.Event, every: float = 0.5) -> None:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.vision import PhotoError, Reading, read_photo
+from referee.vision.model import sure_threshold
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
 
@@ -172,15 +173,7 @@ def calibrate(folder: Path, reader: Reader, precision: float = 0.995) -> dict[st
         for read in reading.tiles:
             right = any(str(read.tile) == tile and _box_overlap(read.box, box) > 0.5 for tile, box in truth)
             scored.append((read.confidence, right))
-    scored.sort(reverse=True)
-    threshold = 1.0 + 1e-9  # none sure until a confidence earns it
-    right_so_far = 0
-    for n, (confidence, right) in enumerate(scored, 1):
-        right_so_far += right
-        # a threshold takes every tile of its confidence: only where the next one is lower
-        last_of_its_confidence = n == len(scored) or scored[n][0] < confidence
-        if last_of_its_confidence and right_so_far / n >= precision:
-            threshold = confidence
+    threshold = sure_threshold(scored, precision)
     sure = [right for confidence, right in scored if confidence >= threshold]
     return {
         "threshold": threshold,

@@ -67,6 +67,17 @@ class Decoded:
         return float(self.width) / int(self.rgb.shape[1])
 
 
+def photo_box(image: Decoded, corners: np.ndarray) -> tuple[int, int, int, int]:
+    """The box (x, y, w, h) in the photo's pixels, within the photo, of a tile whose
+    ``corners`` are in the analysis image's pixels."""
+    in_photo = corners * image.scale
+    x0, y0 = np.floor(in_photo.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(in_photo.max(axis=0)).astype(int)
+    x0, y0 = max(0, int(x0)), max(0, int(y0))
+    x1, y1 = min(image.width, int(x1)), min(image.height, int(y1))
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
 def decoded_bytes(image: Image.Image) -> int:
     """What decoding ``image`` in full would hold, from its header alone (a JPEG: its reduced
     decoding's, at most a quarter of it)."""

@@ -16,15 +16,14 @@ share. Here the passes are combined into the photo's reading.
 from __future__ import annotations
 
 import cv2
-import numpy as np
 
 from referee.tiles import Tile
 from referee.vision.bars import find_bars
 from referee.vision.checks import one_face
-from referee.vision.decode import Decoded
+from referee.vision.decode import Decoded, photo_box
 from referee.vision.overlaps import drop_overlaps, merge
 from referee.vision.passes import find_by_likeness, find_tiles
-from referee.vision.reading import Reading, ReadTile
+from referee.vision.reading import Reading, ReadTile, in_reading_order
 from referee.vision.shapes import PLAUSIBLE
 
 SHORTEST_TILE = 1.2  # a tile's length over its width is at least this on a photo
@@ -49,13 +48,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
     found = merge(found, drop_overlaps(find_by_likeness(rgb, grey, highest, found, bars)))
     found = [item for item in found if one_face(rgb, item.bar)]
     tiles = []
-    scale = image.scale
     for item in found:
-        corners = item.corners() * scale
-        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
-        x0, y0 = max(0, int(x0)), max(0, int(y0))
-        x1, y1 = min(image.width, int(x1)), min(image.height, int(y1))
         a, b = item.halves
         confidence = min(a.confidence, b.confidence)
         pa, pb = a.pips, b.pips
@@ -68,6 +61,7 @@ def read_image(image: Decoded, highest: int) -> Reading:
         if not PLAUSIBLE[0] <= ratio <= PLAUSIBLE[1]:
             confidence *= 0.6
         sure = confidence >= SURE_CONFIDENCE
-        tiles.append(ReadTile(Tile(pa, pb), round(float(confidence), 3), (x0, y0, x1 - x0, y1 - y0), sure))
-    tiles.sort(key=lambda t: (t.box[1] // 50, t.box[0]))
-    return Reading(width=image.width, height=image.height, tiles=tuple(tiles))
+        tiles.append(
+            ReadTile(Tile(pa, pb), round(float(confidence), 3), photo_box(image, item.corners()), sure)
+        )
+    return Reading(width=image.width, height=image.height, tiles=in_reading_order(tiles))

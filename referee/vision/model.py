@@ -98,6 +98,21 @@ def read_rgb(
     return kept
 
 
+def sure_threshold(scored: list[tuple[float, bool]], precision: float = 0.995) -> float:
+    """The lowest confidence above which at least ``precision`` of the tiles read are right
+    (``scored``: each tile's confidence and whether it was right); above 1 when none is. A
+    threshold takes every tile of its confidence: only where the next one is lower."""
+    ordered = sorted(scored, reverse=True)
+    threshold = 1.0 + 1e-9  # none sure until a confidence earns it
+    right_so_far = 0
+    for n, (confidence, right) in enumerate(ordered, 1):
+        right_so_far += right
+        last_of_its_confidence = n == len(ordered) or ordered[n][0] < confidence
+        if last_of_its_confidence and right_so_far / n >= precision:
+            threshold = confidence
+    return threshold
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return np.asarray(e / e.sum())

@@ -35,6 +35,11 @@ class Reading:
         return sum(read.tile.pips for read in self.tiles)
 
 
+def in_reading_order(tiles: list[ReadTile]) -> tuple[ReadTile, ...]:
+    """The tiles by rows of the photo (50 px bands), left to right."""
+    return tuple(sorted(tiles, key=lambda t: (t.box[1] // 50, t.box[0])))
+
+
 class PhotoError(ValueError):
     """A photo that cannot be read: ``status`` is the HTTP answer (413, 415 or 400) and
     ``message`` one English sentence (a msgid: translate it with ``phrase(message)``)."""

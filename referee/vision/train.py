@@ -29,7 +29,7 @@ from torch import nn
 
 from referee.vision import geometry as g
 from referee.vision.examples import VALIDATION_SEED, counter_examples, finder_example, scene_for
-from referee.vision.model import MODELS, Settings, read_rgb
+from referee.vision.model import MODELS, Settings, read_rgb, sure_threshold
 from referee.vision.scenes import labelled
 
 # -- the networks --------------------------------------------------------------------------
@@ -265,21 +265,14 @@ def validate(reader_finder: Any, reader_counter: Any, count: int, settings: Sett
             if tile is not None and tile.visible < 0.95:
                 continue  # a tile cut by the frame: neither right nor wrong to read
             scored.append((item.confidence, right))
-    scored.sort(reverse=True)
-    sure_threshold = 1.0
-    right_so_far = 0
-    for n, (confidence, right) in enumerate(scored, 1):
-        right_so_far += right
-        last_of_its_confidence = n == len(scored) or scored[n][0] < confidence
-        if last_of_its_confidence and right_so_far / n >= 0.995:
-            sure_threshold = confidence
+    threshold = sure_threshold(scored)
     return {
         "validation_photos": count,
         "tiles_exact": round(exact / max(1, labelled_tiles), 4),
         "tile_precision": round(sum(r for _c, r in scored) / max(1, len(scored)), 4),
         "photos_total_exact": round(totals / max(1, count), 4),
-        "sure_threshold": round(max(0.5, sure_threshold), 4),
-        "sure_share": round(sum(c >= sure_threshold for c, _r in scored) / max(1, len(scored)), 4),
+        "sure_threshold": round(max(0.5, min(1.0, threshold)), 4),
+        "sure_share": round(sum(c >= threshold for c, _r in scored) / max(1, len(scored)), 4),
     }
 
 
