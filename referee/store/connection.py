@@ -86,6 +86,17 @@ class Connection:
                 self.cache.give_back(game_id, key, match)
         self._lent.clear()
 
+    def give_back_game(self, game_id: str) -> None:
+        """Return one borrowed match to the cache now, once the request has read what it
+        shows of it (a page of many games: a club night's tables). Held until the request
+        ends, it would be missing from the cache while the page renders, and a play on that
+        game meanwhile would rebuild it from its snapshot. Inside a write it stays lent."""
+        if self._writing or self.cache is None:
+            return
+        held = self._lent.pop(game_id, None)
+        if held is not None:
+            self.cache.give_back(game_id, held[0], held[1])
+
     def close(self) -> None:
         self.give_back()
         self.db.conn.close()

@@ -66,6 +66,7 @@ STALE = _l(
 
 _lock = threading.Lock()
 _fragments: OrderedDict[tuple[Any, ...], tuple[float, str, str]] = OrderedDict()  # (when, mark, html)
+_rendering: set[tuple[Any, ...]] = set()  # the live parts a thread is rendering now
 
 
 @dataclass
@@ -182,6 +183,7 @@ def tables_view(stored: StoredNight, with_qr: bool = False) -> list[dict[str, An
         if with_qr:
             row["qr"] = qr_svg(row["short"])
         shown.append(row)
+        store.give_back_game(table.game_id)  # read: a play at that table finds it in the cache
     return shown
 
 
@@ -257,7 +259,7 @@ def live_fragment(night_id: str, view: str) -> Response:
     """The live part of the night page (``view`` "night") or of the board ("board"): 204
     when the screen already shows the newest. At a busy night every play changes the mark,
     so a part is rendered at most once per ``FRESH_SECONDS`` for every screen that asks (a
-    screen looks every few seconds anyway): the plays come first."""
+    screen looks every few seconds anyway), by one thread at a time: the plays come first."""
     store = get_store()
     mark = store.night_mark(night_id)
     if mark is None:
@@ -265,16 +267,27 @@ def live_fragment(night_id: str, view: str) -> Response:
     current = mark_text(mark)
     key = (current_app.config["DATABASE"], night_id, current_lang(), view, public_base())
     now = time.monotonic()
+    fresh = float(current_app.config.get("NIGHT_LIVE_FRESH_SECONDS", FRESH_SECONDS))
     with _lock:
         kept = _fragments.get(key)
-    fresh = float(current_app.config.get("NIGHT_LIVE_FRESH_SECONDS", FRESH_SECONDS))
-    if kept is None or (kept[1] != current and now - kept[0] >= fresh):
-        kept = (now, current, render_live(load_night(night_id), view, current))
+        stale = kept is None or (kept[1] != current and now - kept[0] >= fresh)
+        # One screen renders a stale part; the others asking meanwhile get the kept one
+        # (a few seconds old at most): a dozen renders at once would hold up the plays.
+        render = stale and (kept is None or key not in _rendering)
+        if render:
+            _rendering.add(key)
+    if render:
+        try:
+            kept = (now, current, render_live(load_night(night_id), view, current))
+        finally:
+            with _lock:
+                _rendering.discard(key)
         with _lock:
             _fragments[key] = kept
             _fragments.move_to_end(key)
             while len(_fragments) > FRAGMENTS_KEPT:
                 _fragments.popitem(last=False)
+    assert kept is not None
     if request.args.get("mark") in (kept[1], current):  # (a page just loaded shows the newest)
         return Response(status=204, headers={"Cache-Control": "no-store"})
     response = Response(kept[2])

@@ -149,6 +149,24 @@ def test_the_cache_lends_a_match_to_one_store_at_a_time(store):
     assert lent.standing.totals == {"Ana": 0, "Ben": 4}
 
 
+def test_a_match_read_for_a_page_of_many_games_goes_back_before_the_request_ends(store):
+    cache = MatchCache()
+    game = store.create(pad_config())
+    page = other(store, cache)
+    lent = page.load(game.id).match
+    page.give_back_game(game.id)  # (a club night's page, its table read)
+    play = other(store, cache)
+    assert play.load(game.id).match is lent  # a play meanwhile finds it: no rebuild
+    play.close()
+    writing = other(store, cache)
+    with writing.write():
+        held = writing.load(game.id).match
+        writing.give_back_game(game.id)  # inside a write it stays lent
+        assert other(store, cache).load(game.id).match is not held
+    page.close()
+    writing.close()
+
+
 def test_a_game_changed_elsewhere_is_not_read_from_the_cache(store):
     cache = MatchCache()
     game = store.create(pad_config())

@@ -172,3 +172,36 @@ def test_the_pages_and_refusals_speak_hungarian(client, api):
     assert "Következő szakasz" in page and "1. asztal" in page
     refused = client.post(f"/nights/{night_id}/next", data={"key": "abcdefgh12"})
     assert "még játszik" in refused.get_data(as_text=True)
+
+
+def test_a_stale_live_part_is_rendered_by_one_screen_while_the_others_get_the_kept_one(
+    app, client, api, monkeypatch
+):
+    import threading
+
+    from referee.web import nights as night_pages
+
+    app.config["NIGHT_LIVE_FRESH_SECONDS"] = 0
+    night_id = start_night(client)
+    assert client.get(f"/nights/{night_id}/live").status_code == 200  # kept
+    table = api.get(f"/api/nights/{night_id}")[1]["tables"][0]
+    api.hands(table["game"], 1, {player: 3 for player in table["players"]})  # a new mark
+    rendering, renders = threading.Event(), []
+    render_live = night_pages.render_live
+
+    def slow_render(*args: Any) -> str:
+        renders.append(args)
+        rendering.set()
+        threading.Event().wait(0.3)
+        return render_live(*args)
+
+    monkeypatch.setattr(night_pages, "render_live", slow_render)
+    answers: list[int] = []
+    first = threading.Thread(
+        target=lambda: answers.append(app.test_client().get(f"/nights/{night_id}/live").status_code)
+    )
+    first.start()
+    assert rendering.wait(5)
+    others = [app.test_client().get(f"/nights/{night_id}/live").status_code for _ in range(3)]
+    first.join(5)
+    assert len(renders) == 1 and others == [200, 200, 200] and answers == [200]
