@@ -387,6 +387,7 @@ def new_night() -> ResponseReturnValue:
         picked=picked,
         seatings=seating_choices(),
         games=[rules.declaration for rules in GAMES.values()],
+        sets={key: list(rules.declaration.sets) for key, rules in GAMES.items()},
         staged=STAGED_BY_ROUNDS,
         usual_sets={
             key: _("The usual set (double-%(highest)s)", highest=rules.default_set)

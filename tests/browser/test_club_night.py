@@ -1,4 +1,4 @@
-"""A whole club night in Chromium: an 8-player progressive night of 2 tables and 2 stages
+"""A whole club night in Chromium: the sets offered for the chosen game, an 8-player progressive night of 2 tables and 2 stages
 made on the "New club night" page (preview, then start), a table opened from the night
 page, the tables' rounds booked through the API, the night page updating by itself, "Next
 stage" with its moves, the last stage closed and the night sheet; the board at 1920×1080
@@ -23,8 +23,21 @@ def play_stage(page, night_id: str) -> None:
         assert response.status == 200 and response.json()["status"] == "finished", response.text()
 
 
+ENABLED_SETS = (
+    "Array.from(document.querySelectorAll('select[name=set] option:not([disabled])'), o => o.value)"
+)
+
+
 def test_a_progressive_night_through_the_pages(page, phone, browser, live_server):
     page.goto("/nights/new")
+    # the sets a game allows (its declaration), the others greyed out as on the new game page
+    page.check("input[name=game][value=kozel]")
+    assert page.evaluate(ENABLED_SETS) == ["", "6"]
+    page.select_option("select[name=set]", "6")
+    page.check("input[name=game][value=mexican-train]")
+    assert page.evaluate(ENABLED_SETS) == ["", "6", "9", "12", "15", "18"]
+    assert page.input_value("select[name=set]") == "6"
+    page.select_option("select[name=set]", "")  # the usual set (double-12) for the night below
     page.fill("input[name=name]", "Tuesday club")
     page.fill("textarea[name=players]", "\n".join(EIGHT))
     page.check("input[name=mode][value=scores]")
