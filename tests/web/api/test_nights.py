@@ -298,6 +298,7 @@ def test_an_unknown_night_is_a_404(api):
         (night_body(players=EIGHT[:3]), None),
         (night_body(players=EIGHT[:7] + ["ana"]), None),
         (night_body(players=EIGHT[:7] + ["Ana "]), None),
+        (night_body(players=EIGHT[:7] + ["\u0410na"]), None),  # a Cyrillic А: looks like "Ana"
         (night_body(table_size=9), "night.tables"),
         (night_body(stages=0), None),
         (night_body(stages=21), None),
@@ -308,6 +309,16 @@ def test_an_unknown_night_is_a_404(api):
         (kozel_body(rounds_per_stage=2), "night.rounds"),
         (kozel_body(table_size=5), "night.tables"),
         (kozel_body(seating="teams", options={"teams": True}, players=EIGHT[:6]), "night.teams"),
+        (kozel_body(seating="teams", options={"teams": True}, players=EIGHT[:7]), "night.teams"),  # odd
+        (
+            kozel_body(
+                seating="teams",
+                options={"teams": True},
+                players=EIGHT + ["Ivy", "Jo", "Kim", "Lou"],
+                table_size=3,
+            ),
+            "night.teams",
+        ),  # tables not of four
         (night_body(players="Ana, Ben"), None),
         (["Ana"], None),
     ],

@@ -70,6 +70,7 @@ def test_preview_shuffle_and_start(client, api):
         ({"table_size": "9"}, "night.tables", "seat 2 to 8"),
         ({"stages": "20", "rounds_per_stage": "5"}, "night.rounds", "need 100 rounds"),
         ({"players": "Ana\nana\nBen\nCaro"}, None, "must be unique"),
+        ({"players": "Ana\n\u0410na\nBen\nCaro"}, None, "look the same"),  # a Cyrillic А
         (
             {
                 "game": "kozel",
@@ -80,6 +81,22 @@ def test_preview_shuffle_and_start(client, api):
             },
             "night.teams",
             "multiple of 4",
+        ),
+        (
+            {"game": "kozel", "kz_teams": "y", "seating": "teams", "players": "\n".join(EIGHT[:7])},
+            "night.teams",
+            "needs an even number of players",
+        ),
+        (
+            {
+                "game": "kozel",
+                "kz_teams": "y",
+                "seating": "teams",
+                "players": "\n".join(EIGHT + ["Ivy", "Jo", "Kim", "Lou"]),
+                "table_size": "3",
+            },
+            "night.teams",
+            "tables of 4, not 3",
         ),
     ],
 )
