@@ -5,6 +5,9 @@
   20 tables of 4 logging a play each per second, while the board is open on 2 screens and 60
   phones follow (each screen asks for its live part every few seconds, as static/nights.js
   and the follow page do: half the phones the night page's, half their table's game's).
+  The screens run in a process of their own (``bench/screens.py``: at a club they are other
+  devices, and as threads here they took the tablets' GIL); the tablets' plays are timed
+  here by round trip, as a tablet sees them, with the app's own time of each beside it.
 - ``night_next_ms``: "Next stage" of a night of 20 tables whose games are all finished:
   the stage closed (its 20 results read and booked) and the next one seated, its 20 games
   made, in one request.
