@@ -17,14 +17,12 @@
 
 from __future__ import annotations
 
-import http.client
 import multiprocessing
 import os
 import random
 import socket
 import threading
 import time
-import uuid
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +30,7 @@ from pathlib import Path
 from bench.driver import GameDriver
 from bench.harness import Client, Server
 from bench.parts import Part, Row, Sizes, fmt, percentile
+from bench.phones import phones_ready, send_at_once, send_photo
 
 
 def png_bytes(width: int, height: int) -> bytes:
@@ -57,32 +56,6 @@ def jpeg_bytes(size: tuple[int, int]) -> bytes:
 
     data, _tiles, _boxes = make_photo(5, size=size)
     return data
-
-
-def send_photo(port: int, game_id: str, data: bytes, name: str = "hand.jpg") -> int:
-    """One photo sent as the phone does (multipart), on a connection of its own: its status."""
-    boundary = uuid.uuid4().hex
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="{name}"\r\n'
-            "Content-Type: application/octet-stream\r\n\r\n"
-        ).encode()
-        + data
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    try:
-        conn.request(
-            "POST",
-            f"/api/games/{game_id}/rounds/1/photo",
-            body=body,
-            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-        )
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
 
 
 def resident_mb(pid: int) -> float:
@@ -161,27 +134,6 @@ def timed_plays(
     return driver, times, errors
 
 
-PHOTO = b""  # in the phones' process: the photo each of them sends (``phones_ready``)
-
-
-def phones_ready(photo: bytes) -> None:
-    """The phones' process, started before the plays are timed: the photo handed over once,
-    and every module loaded, so that nothing of its start falls inside the storm."""
-    global PHOTO
-    PHOTO = photo
-
-
-def send_at_once(what: str, port: int, game_id: str, count: int) -> list[int]:
-    """In the phones' process: ``count`` heavy requests at once (``"photo"``: the photo sent;
-    ``"pdf"``: the scoresheet asked), each on a connection of its own: their statuses."""
-
-    def one(_index: int) -> int:
-        return send_photo(port, game_id, PHOTO) if what == "photo" else get_pdf(port, game_id)
-
-    with ThreadPoolExecutor(count) as phones:
-        return sorted(phones.map(one, range(count)))
-
-
 def storm(server: Server, seed: int, what: str, count: int, plays: int, photo: bytes = b"") -> Storm:
     """Plays timed idle and while ``count`` heavy requests (``send_at_once``) are sent at
     once, in one run: the two p99s and the heavy requests' statuses.
@@ -247,18 +199,6 @@ def bench_photo_memory(server: Server, png: bytes, jpeg: bytes, each: int) -> Me
             time.sleep(0.02)
         statuses = sorted(future.result() for future in sent)
     return Memory(resting, peak, statuses)
-
-
-def get_pdf(port: int, game_id: str) -> int:
-    """One scoresheet PDF asked on a connection of its own: its status."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    try:
-        conn.request("GET", f"/games/{game_id}/scoresheet.pdf")
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
 
 
 def bench_pdf_storm(server: Server, pdfs: int, plays: int) -> Storm:
