@@ -44,6 +44,8 @@ class MixedLoad(TypedDict):
     followers: int
     pdfs: int
     seconds: float
+    acknowledged: dict[str, int]  # changes answered 200, by game (warm-up included)
+    plays_while_pdfs: int  # plays answered between the PDFs' asking and the last PDF made
 
 
 def bench_load(server: Server, clients: int, seconds: float, rate: float = 1.0, seed: int = 4) -> Load:
@@ -142,6 +144,9 @@ def bench_mixed(
     slow: list[tuple[float, float]] = []  # (ms, seconds after the start) of each play
     app_times: list[float] = []  # the app's own time of each play (Server-Timing)
     begun = [0.0]
+    answered_at: list[float] = []  # when each play was answered (perf_counter)
+    pdfs_made_at: list[float] = []  # when each PDF answered 200 arrived
+    finals: dict[int, GameDriver] = {}
 
     def tablet(index: int) -> None:
         client, driver = drivers[index]
@@ -158,6 +163,8 @@ def bench_mixed(
                     latencies.append(took)
                     app_times.append(inside)
                     slow.append((took, started - begun[0]))
+                    answered_at.append(time.perf_counter())
+        finals[index] = driver
         client.close()
 
     def follower(index: int) -> None:
@@ -207,6 +214,8 @@ def bench_mixed(
             return
         with lock:
             pdf_status[status] = pdf_status.get(status, 0) + 1
+            if status == 200:
+                pdfs_made_at.append(time.perf_counter())
             if status == 200 and not body.startswith(b"%PDF"):
                 errors.append("pdf: not a PDF")
             elif status == 503 and not headers.get("Retry-After"):
@@ -226,6 +235,7 @@ def bench_mixed(
     done.set()
     for thread in threads[clients:]:
         thread.join(follow_seconds + 60)
+    last_pdf = max(pdfs_made_at, default=started)
     return {
         "plays": len(latencies),
         "errors": len(errors),
@@ -240,6 +250,8 @@ def bench_mixed(
         "followers": followers,
         "pdfs": pdfs,
         "seconds": time.perf_counter() - started,
+        "acknowledged": {driver.id: driver.actions for driver in finals.values()},
+        "plays_while_pdfs": sum(started <= at <= last_pdf for at in answered_at),
     }
 
 

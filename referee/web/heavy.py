@@ -2,8 +2,8 @@
 own, never on the threads that serve plays.
 
 A read holds one of ``READS_AT_ONCE`` workers (each its own interpreter: decoding and
-reading a photo never holds the lock the plays need, and runs at a lower CPU priority);
-``QUEUED`` more may wait for a worker. A read beyond that is refused at once (``Busy``: the
+reading a photo never holds the lock the plays need, and runs in the lowest CPU class,
+``start_reader_process``); ``QUEUED`` more may wait for a worker. A read beyond that is refused at once (``Busy``: the
 caller answers 503 with ``Retry-After``) instead of holding a server thread; the server
 thread waits on its read at most ``READ_TIMEOUT`` seconds.
 
@@ -12,7 +12,7 @@ real one) runs on a thread of the same bounded pool.
 
 PDFs (``pdf_pool``: the game's scoresheet, the club night's sheet) have a pool of their own,
 so a storm of PDFs never takes the photos' places nor the other way round: ``PDFS_AT_ONCE``
-worker processes (a lower CPU priority too) that stay started, so a PDF costs its layout
+worker processes (the lowest CPU class too) that stay started, so a PDF costs its layout
 (about 0.15 s) and not an interpreter's start (about 1 s of CPU, measured); ``PDFS_QUEUED``
 more may wait. A PDF that outlasts its time has its worker killed.
 """
