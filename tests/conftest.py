@@ -32,6 +32,103 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
+# The tests that time something, or load the machine themselves, with the reason of each:
+# marked `serial`, scripts/test runs them alone after the parallel pass (-n 2), so that no
+# other worker's CPU stretches what they measure. A key is a file or one test in it.
+SERIAL = {
+    "tests/reliability/test_load_mix.py": "asserts the plays' p99 latency under the load it makes",
+    "tests/reliability/test_crash.py": "kills and restarts a served app under start deadlines, 4 clients",
+    "tests/bench": "runs the benchmark in small: storms, a kill, page and tap timings",
+    "tests/reliability/test_heavy.py::test_a_photo_storm_never_holds_the_threads_that_serve_plays": (
+        "16 photo senders against plays answered within 8 s and a 20 s deadline"
+    ),
+    "tests/reliability/test_heavy.py::test_300_half_open_connections_never_keep_a_play_waiting": (
+        "300 connections held while a play is timed"
+    ),
+    "tests/reliability/test_heavy.py::test_200_connections_trickling_their_requests_never_keep_a_play_waiting": (
+        "200 trickling connections while a play must answer within 5 s"
+    ),
+    "tests/reliability/test_heavy_pdfs.py::test_a_pdf_storm_never_holds_the_threads_that_serve_plays": (
+        "a storm of PDFs against plays answered in time"
+    ),
+    "tests/reliability/test_heavy_pdfs.py::test_a_pdf_that_outlasts_its_time_has_its_worker_killed_and_the_pool_recovers": (
+        "a worker killed after 1 s must be gone within 10 s"
+    ),
+    "tests/web/test_players_scale.py::test_a_fresh_app_answers_the_lists_of_20000_games_from_the_kept_rows": (
+        "asserts the first /players of 20000 games under 1 s"
+    ),
+    "tests/web/test_scoresheet_pdf.py::test_a_pdf_beyond_those_in_flight_is_refused_at_once": (
+        "asserts the 503 within 1 s"
+    ),
+    "tests/web/test_companion.py::test_event_stream_resumes_from_last_event_id_and_ends_in_bounded_time": (
+        "asserts a 0.3 s stream ends within 3 s"
+    ),
+    "tests/web/test_companion.py::test_event_stream_beyond_the_limit_answers_at_once_and_asks_to_poll": (
+        "asserts the answer within 2 s"
+    ),
+    "tests/browser/test_companion.py::test_follow_page_updates_itself_after_plays_logged_elsewhere": (
+        "the follow page must show a play logged elsewhere within 5-6 s"
+    ),
+    "tests/browser/test_table_blip.py": "restarts a server on its port; the follower must reconnect within 15 s",
+    "tests/browser/test_club_night.py": "the night's board must update itself within 8 s",
+}
+
+
+def _is_serial(nodeid: str) -> str | None:
+    for key, reason in SERIAL.items():
+        if nodeid == key or nodeid.startswith((f"{key}::", f"{key}[", f"{key}/")):
+            return reason
+    return None
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("referee", "the two passes of scripts/test")
+    group.addoption("--skip-serial", action="store_true", help="deselect the tests marked serial")
+    group.addoption("--only-serial", action="store_true", help="deselect all but the tests marked serial")
+
+
+# Figures a test hands to the run's summary: ``request.node.user_properties.append((title,
+# dict or line))``. They come back from the xdist workers in the test reports, so the summary
+# (dicts summed by title) is printed once, by the process that prints the run.
+SUMMARY: dict[str, Any] = {}
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "call":
+        return
+    for title, value in report.user_properties:
+        if isinstance(value, dict):
+            totals = SUMMARY.setdefault(title, dict.fromkeys(value, 0))
+            for key, count in value.items():
+                totals[key] = totals.get(key, 0) + count
+        else:
+            SUMMARY[title] = value
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    for title, value in SUMMARY.items():
+        terminalreporter.write_line(f"{title}: {value}")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        # Schemathesis names each operation's test "test[GET /path]", but under pytest 9.2
+        # the node id is the function's, the same for all; pytest-xdist schedules by node
+        # id (--dist loadfile would run one of them). The operation makes the id unique.
+        if item._id.params is None and item.name.endswith("]"):
+            item._id = item._id.with_params(item.name.partition("[")[2].removesuffix("]"))
+        reason = _is_serial(item.nodeid)
+        if reason:
+            item.add_marker(pytest.mark.serial(reason=reason))
+    skip, only = config.getoption("--skip-serial"), config.getoption("--only-serial")
+    if not (skip or only):
+        return
+    kept = [item for item in items if (item.get_closest_marker("serial") is not None) == only]
+    dropped = [item for item in items if (item.get_closest_marker("serial") is not None) != only]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
 
 @pytest.fixture
 def app(tmp_path):

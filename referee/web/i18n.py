@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import tempfile
 from collections.abc import Collection, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -268,6 +270,24 @@ def translate_violation(error: BaseException, lang: str | None = None) -> str:
 # ----------------------------------------------------------------------------- build step
 
 
+def _write_whole(mo: Path, catalog: Catalog) -> None:
+    """Writes the ``.mo`` beside it, then renames it into place: an app (or a test worker)
+    reading the catalog meanwhile reads the old file or the new one, never half of one."""
+    # ".messages-<random>.mo": copies that leave out the "*.mo" leave it out too
+    with tempfile.NamedTemporaryFile(
+        "wb", dir=mo.parent, prefix=f".{mo.stem}-", suffix=mo.suffix, delete=False
+    ) as handle:
+        temporary = Path(handle.name)
+        try:
+            write_mo(handle, catalog, use_fuzzy=False)
+        except BaseException:
+            handle.close()
+            temporary.unlink()
+            raise
+    temporary.chmod(0o644)  # as open() would have made it, not the temporary file's 0600
+    temporary.replace(mo)
+
+
 def _is_current(mo: Path) -> bool:
     """A compiled catalog that exists and is not older than its ``.po``."""
     po = mo.with_suffix(".po")
@@ -328,8 +348,7 @@ def compile_catalogs(directory: Path = TRANSLATIONS, *, strict: bool = True) -> 
             for err in errs:
                 problems.append(f"{po.parents[1].name}: {message.id!r}: {err}")
         mo = po.with_suffix(".mo")
-        with mo.open("wb") as handle:
-            write_mo(handle, catalog, use_fuzzy=False)
+        _write_whole(mo, catalog)
         written.append(mo)
     translations.cache_clear()
     if strict and problems:

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import struct
 import zlib
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from referee.web.service import send_code
 from tests.browser.table_helpers import stored
+from tests.conftest import ARTIFACTS
 from tests.web.photo_helpers import fixed_reader, reading
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/work/shots/vision-ui")
+SHOTS = ARTIFACTS / "vision-ui"  # the checkout's test-artifacts/, as every screenshot
 SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
 
 

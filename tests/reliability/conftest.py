@@ -1,10 +1,19 @@
-"""The reliability tests' report: what the API state machine tried, at the end of the run."""
+"""The reliability tests' report: what the API state machine tried, summed at the end of the
+run (tests/conftest.py prints it; with -n 2 each worker's share comes in its test reports)."""
 
 from __future__ import annotations
 
+import pytest
 
-def pytest_terminal_summary(terminalreporter) -> None:
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
     from tests.reliability.test_stateful_api import FIGURES
 
-    if FIGURES["machines"]:
-        terminalreporter.write_line(f"stateful API: {FIGURES}")
+    before = dict(FIGURES)
+    try:
+        return (yield)
+    finally:
+        ran = {key: FIGURES[key] - before[key] for key in FIGURES}
+        if any(ran.values()):
+            item.user_properties.append(("stateful API", ran))
