@@ -36,7 +36,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 # marked `serial`, scripts/test runs them alone after the parallel pass (-n 2), so that no
 # other worker's CPU stretches what they measure. A key is a file or one test in it.
 SERIAL = {
-    "tests/reliability/test_load_mix.py": "asserts the plays' p99 latency under the load it makes",
+    "tests/reliability/test_load_mix.py": "30 tablets, 100 phones and 20 PDFs against one server: its load would slow the tests beside it",
     "tests/reliability/test_crash.py": "kills and restarts a served app under start deadlines, 4 clients",
     "tests/bench": "runs the benchmark in small: storms, a kill, page and tap timings",
     "tests/reliability/test_heavy.py::test_a_photo_storm_never_holds_the_threads_that_serve_plays": (
