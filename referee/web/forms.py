@@ -28,14 +28,17 @@ from wtforms import (
 from wtforms.validators import NumberRange, Optional, Regexp
 
 from referee.rules import DEFAULT_GAME, GAMES
-from referee.rules.base import bad_request
+from referee.rules.base import bad_request, phrase
 from referee.rules.options import CHOICE, FLAG, Option
 from referee.tiles import SET_SIZES
 from referee.web.i18n import FORM_MESSAGES, FormMessages
 
 # The page's script names the chosen game's usual set in the reader's language.
 USUAL_SETS = ", ".join(f"{rules.title} {rules.default_set}" for rules in GAMES.values())
-SET_CHOICES = [("", f"The usual set ({USUAL_SETS})")] + [(str(size), f"double-{size}") for size in SET_SIZES]
+# A set's name is a phrase, so that each page names it in its reader's language.
+SET_CHOICES = [("", f"The usual set ({USUAL_SETS})")] + [
+    (str(size), phrase("double-{highest}", highest=size)) for size in SET_SIZES
+]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
 # ----- numbers typed into forms ----------------------------------------------------------------

@@ -420,12 +420,17 @@ def translate_form(form: Any, lang: str | None = None) -> Any:
         choices = getattr(field, "choices", None)
         if isinstance(choices, (list, tuple)):
             field.choices = [
-                (choice[0], gettext_in(lang, choice[1]), *choice[2:])
+                (choice[0], _translate_label(choice[1], lang), *choice[2:])
                 if isinstance(choice, (list, tuple)) and len(choice) >= 2 and isinstance(choice[1], str)
                 else choice
                 for choice in choices
             ]
     return form
+
+
+def _translate_label(label: str, lang: str) -> str:
+    """A choice's label: a ``Phrase`` with its values ("double-12"), or a plain msgid."""
+    return str(translate_text(label, lang)) if isinstance(label, Phrase) else gettext_in(lang, label)
 
 
 def _all_fields(form: Any) -> Iterator[Any]:

@@ -145,6 +145,17 @@ def test_new_game_malformed_names_are_refused_without_a_rule_and_nothing_is_crea
     assert api.get("/api/games")[1]["games"] == []
 
 
+@pytest.mark.parametrize("page", ["/games/new", "/nights/new"])
+@pytest.mark.parametrize(("lang", "twelve"), [("en", "double-12"), ("hu", "dupla-12"), ("hi", "डबल-12")])
+def test_the_set_menu_names_each_set_in_the_readers_language(client, page, lang, twelve):
+    assert client.get(f"/lang/{lang}").status_code == 303
+    menu = re.search(r'<select id="set"[^>]*>.*?</select>', text(client.get(page)), re.S)
+    assert menu is not None
+    assert f'<option value="12">{twelve}</option>' in menu.group(0)
+    if lang != "en":
+        assert "double-" not in menu.group(0).split("</option>", 1)[1]  # past the usual set's option
+
+
 def test_add_player_without_javascript_adds_a_field(client):
     data = dict(MT_FORM, **{"players-0": "Ana", "players-1": "Ben", "add_player": "Add a player"})
     data.pop("start")
