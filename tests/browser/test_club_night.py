@@ -2,7 +2,7 @@
 made on the "New club night" page (preview, then start), a table opened from the night
 page, the tables' rounds booked through the API, the night page updating by itself, "Next
 stage" with its moves, the last stage closed and the night sheet; the board at 1920×1080
-without scrolling and the night page on a 390×844 phone. One browser for all of it."""
+and 1280×720 without scrolling and the night page on a 390×844 phone. One browser for all of it."""
 
 from __future__ import annotations
 
@@ -70,14 +70,16 @@ def test_a_progressive_night_through_the_pages(page, phone, browser, live_server
     assert page.locator("h2:has-text('Final standing')").count() == 1
     assert "Eve" in page.locator(".night-standing-table tbody tr").first.inner_text()
 
-    board = browser.new_context(viewport={"width": 1920, "height": 1080}, base_url=live_server.url)
-    try:
-        tv = board.new_page()
-        tv.goto(f"/nights/{night_id}/board")
-        assert tv.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
-        assert tv.locator(".board-lines li").count() == 8
-    finally:
-        board.close()
+    for width, height in ((1920, 1080), (1280, 720)):  # a TV, a small projector
+        board = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url)
+        try:
+            tv = board.new_page()
+            tv.goto(f"/nights/{night_id}/board")
+            assert tv.evaluate("document.scrollingElement.scrollHeight <= innerHeight"), (width, height)
+            assert tv.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), (width, height)
+            assert tv.locator(".board-lines li").count() == 8
+        finally:
+            board.close()
 
     phone.goto(f"/nights/{night_id}")
     assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
