@@ -96,6 +96,10 @@ class Style:
     spinner: bool  # a brass rivet in the bar's middle
     pip_scale: float
     rim: float  # how dark the tile's edge is drawn (0: none)
+    # Sets print the same number either way round on a half: a six as two rows of three
+    # along the tile or across it, a two on either diagonal. A set does it one way on
+    # all its tiles, so a reader must know both.
+    quarter_turned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +175,7 @@ def draw_style(rng: random.Random, highest: int, force: str | None = None) -> St
         spinner=rng.random() < 0.25,
         pip_scale=rng.uniform(0.8, 1.2),
         rim=rng.uniform(0, 0.35),
+        quarter_turned=rng.random() < 0.5,
     )
 
 
@@ -212,6 +217,8 @@ def draw_face(halves: tuple[int, int], style: Style, w: int, rng: random.Random)
         r_count = radius * (0.78 if count > 9 else 1.0) * (0.85 if count > 15 else 1.0)
         colour = NUMBER_COLOURS[count % len(NUMBER_COLOURS)] if style.pips == "number" else style.ink
         for px, py in LAYOUTS[count]:
+            if style.quarter_turned:
+                px, py = 1 - py, px
             px += rng.uniform(-jitter, jitter)
             py += rng.uniform(-jitter, jitter)
             centre = (int((side + px) * w * 16), int(py * w * 16))

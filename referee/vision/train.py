@@ -103,8 +103,8 @@ class Counter(nn.Module):  # type: ignore[misc]
 class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
     """Training examples drawn from seeds ``start``, ``start + stride`` …: one scene each."""
 
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
+    def __init__(self, seed: int, counter_only: bool = False) -> None:
+        self.seed, self.counter_only = seed, counter_only
 
     def __iter__(self) -> Any:
         info = torch.utils.data.get_worker_info()
@@ -113,7 +113,10 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
         while True:
             scene_seed = self.seed * 10_000_000 + index
             scene, factor = scene_for(scene_seed)
-            image, target, weight = finder_example(scene, factor)
+            if self.counter_only:  # the finder's example is not drawn: the counter's are cheap
+                image = target = weight = np.zeros(1, np.float32)
+            else:
+                image, target, weight = finder_example(scene, factor)
             crops, labels = counter_examples(scene, random.Random(scene_seed + 1))
             yield image, target, weight, np.stack(crops), np.array(labels, np.int64)
             index += workers
@@ -173,14 +176,16 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
         finder.load_state_dict(saved["finder"])
         counter.load_state_dict(saved["counter"])
     finder, counter = finder.to(device), counter.to(device)
-    params = list(finder.parameters()) + list(counter.parameters())
+    # --counter-only: the finder is kept as it is, and only the counter learns (a step costs
+    # a fraction of a joint one, so a CPU can show the counter many more tiles)
+    params = list(counter.parameters()) + ([] if args.counter_only else list(finder.parameters()))
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
-        Scenes(args.seed), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        Scenes(args.seed, args.counter_only), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
         persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
     )  # fmt: skip
     start = time.monotonic()
-    finder.train()
+    finder.train(not args.counter_only)
     counter.train()
     amp = device.type == "cuda"
     budget = args.minutes * 60 if args.minutes else math.inf
@@ -196,9 +201,9 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
         crops = (crops / 255.0 - 0.5) / 0.25
         labels = labels.to(device)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
-            f_out = finder(images)
+            f_out = None if args.counter_only else finder(images)
             c_out = counter(crops)
-        f_loss = finder_loss(f_out.float(), targets, weights)
+        f_loss = torch.zeros(()) if f_out is None else finder_loss(f_out.float(), targets, weights)
         c_loss = counter_loss(c_out.float(), labels)
         optimiser.zero_grad(set_to_none=True)
         (f_loss + c_loss).backward()
@@ -289,9 +294,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the training photos' seed (1)")
     parser.add_argument("--validation", type=int, default=100, help="validation photos (100)")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this many minutes (0: by steps)")
+    parser.add_argument(
+        "--counter-only", action="store_true", help="train the counter alone, the finder as resumed"
+    )
     parser.add_argument("--resume", type=Path, default=None, help="a weights.pt to go on from")
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
+    if args.counter_only and args.resume is None:
+        parser.error("--counter-only goes on from trained networks: give --resume weights.pt")
     started = time.monotonic()
     finder, counter = train(args)
     export(finder, counter, args.out)
@@ -310,7 +320,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },
