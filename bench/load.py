@@ -17,6 +17,7 @@ from typing import TypedDict
 from bench.driver import GameDriver
 from bench.harness import Client, Server, get
 from bench.parts import Part, Row, Sizes, percentile
+from bench.screens import look_at_stream
 
 
 class Load(TypedDict):
@@ -177,24 +178,13 @@ def bench_mixed(
         while not done.is_set():
             retry = 1.5
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=follow_seconds)
-                conn.request("GET", f"/games/{game}/events/stream?since={shown}")
-                response = conn.getresponse()
-                text = response.read1(256).decode()  # "retry: …"
-                if "4000" in text:
-                    retry = 4.0
-                try:
-                    text += response.read1(256).decode()  # the newer version, if any
-                except TimeoutError:  # a held stream with nothing new: the phone waits on
-                    pass
-                conn.close()
-                versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
-                if versions and versions[-1] != shown:
+                retry, newer = look_at_stream(server.port, game, shown, follow_seconds)
+                if newer is not None:
                     status, _, _ = get(server.port, f"/games/{game}/follow/fragment")
                     if status != 200:
                         with lock:
                             errors.append(f"fragment: {status}")
-                    shown = versions[-1]
+                    shown = newer
             except (OSError, http.client.HTTPException) as error:  # (a timeout is an error too)
                 with lock:
                     errors.append(f"follow: {error!r}")

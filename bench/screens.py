@@ -43,6 +43,26 @@ def get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
         conn.close()
 
 
+def look_at_stream(port: int, game: str, shown: int, timeout: float) -> tuple[float, int | None]:
+    """One look of a phone following a game (static/app.js): the event stream from the version
+    it shows. Returns the seconds to wait before the next look (longer when every stream slot
+    is taken) and the newer version announced, if any."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", f"/games/{game}/events/stream?since={shown}")
+        response = conn.getresponse()
+        text = response.read1(256).decode()  # "retry: …"
+        retry = 4.0 if "4000" in text else 1.5  # every slot taken: the browser asks again later
+        try:
+            text += response.read1(256).decode()  # the newer version, if any
+        except TimeoutError:  # a held stream with nothing new: the phone waits on
+            pass
+    finally:
+        conn.close()
+    versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    return retry, (versions[-1] if versions and versions[-1] != shown else None)
+
+
 class Screens:
     def __init__(
         self, port: int, night_id: str, games: list[str], boards: int, phones: int, look_every: float
@@ -95,25 +115,14 @@ class Screens:
         while not self.done.is_set():
             retry = 1.5
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=FOLLOW_SECONDS)
-                conn.request("GET", f"/games/{game}/events/stream?since={shown}")
-                response = conn.getresponse()
-                text = response.read1(256).decode()  # "retry: …"
-                if "4000" in text:  # every stream slot taken: the browser asks again later
-                    retry = 4.0
-                try:
-                    text += response.read1(256).decode()  # the newer version, if any
-                except TimeoutError:  # a held stream with nothing new: the phone waits on
-                    pass
-                conn.close()
+                retry, newer = look_at_stream(self.port, game, shown, FOLLOW_SECONDS)
                 self.looked()
-                versions = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
-                if versions and versions[-1] != shown:
+                if newer is not None:
                     status, _ = get(self.port, f"/games/{game}/follow/fragment")
                     self.looked()
                     if status != 200:
                         self.error(f"fragment: {status}")
-                    shown = versions[-1]
+                    shown = newer
             except (OSError, http.client.HTTPException) as error:
                 self.error(f"follow: {error!r}")
             self.done.wait(retry)
