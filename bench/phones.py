@@ -8,6 +8,8 @@ import http.client
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+from bench.screens import get
+
 
 def send_photo(port: int, game_id: str, data: bytes, name: str = "hand.jpg") -> int:
     """One photo sent as the phone does (multipart), on a connection of its own: its status."""
@@ -37,14 +39,7 @@ def send_photo(port: int, game_id: str, data: bytes, name: str = "hand.jpg") -> 
 
 def get_pdf(port: int, game_id: str) -> int:
     """One scoresheet PDF asked on a connection of its own: its status."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    try:
-        conn.request("GET", f"/games/{game_id}/scoresheet.pdf")
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
+    return get(port, f"/games/{game_id}/scoresheet.pdf", 120)[0]
 
 
 PHOTO = b""  # in the phones' process: the photo each of them sends (``phones_ready``)

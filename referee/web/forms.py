@@ -41,6 +41,19 @@ SET_CHOICES = [("", f"The usual set ({USUAL_SETS})")] + [
 ]
 OUT_WORDS = {"out", "-", "—", "none", "empty"}
 
+
+def set_menu() -> dict[str, dict[str, Any]]:
+    """What the set menu's script reads (``_options.html``, ``set_menu_script``): each game's
+    sets, from its declaration, and its usual set named in the page's language."""
+    return {
+        "sets": {key: list(rules.declaration.sets) for key, rules in GAMES.items()},
+        "usual": {
+            key: _("The usual set (double-%(highest)s)", highest=rules.default_set)
+            for key, rules in GAMES.items()
+        },
+    }
+
+
 # ----- numbers typed into forms ----------------------------------------------------------------
 #
 # One rule for every whole number a form (or a path) carries: only the ASCII digits 0-9 are

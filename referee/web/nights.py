@@ -46,7 +46,7 @@ from referee.scoresheet_pdf import PAPERS, Sheet
 from referee.store import NightNotFound, StoredNight
 from referee.web.db import get_store
 from referee.web.extensions import csrf
-from referee.web.forms import Form, field_name
+from referee.web.forms import Form, field_name, set_menu
 from referee.web.game_view import _, ngettext, ordinal, progress, translated
 from referee.web.heavy import Busy, busy, pdf_in_pool, pdf_pool
 from referee.web.i18n import current_lang, game_title, translate_text, translate_violation
@@ -387,12 +387,8 @@ def new_night() -> ResponseReturnValue:
         picked=picked,
         seatings=seating_choices(),
         games=[rules.declaration for rules in GAMES.values()],
-        sets={key: list(rules.declaration.sets) for key, rules in GAMES.items()},
+        set_menu=set_menu(),
         staged=STAGED_BY_ROUNDS,
-        usual_sets={
-            key: _("The usual set (double-%(highest)s)", highest=rules.default_set)
-            for key, rules in GAMES.items()
-        },
         field_name=field_name,
     ), status
 

@@ -46,6 +46,7 @@ from referee.web.forms import (
     hand_text,
     hands_form_class,
     parse_hand,
+    set_menu,
 )
 from referee.web.game_view import (
     MODE_LABEL,
@@ -274,8 +275,7 @@ def new_game() -> ResponseReturnValue:
         "new_game.html",
         form=translated(form),
         refusal=refusal,
-        defaults={k: v.default_set for k, v in GAMES.items()},
-        sets={k: list(v.sets) for k, v in GAMES.items()},
+        set_menu=set_menu(),
         games=[rules.declaration for rules in GAMES.values()],
         field_name=field_name,
         house=house_summary_data(),
