@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from referee.vision import PhotoError, Reading, read_photo
+from referee.vision import PhotoError, Reading, ReadTile, read_photo
 from referee.vision.model import sure_threshold
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
@@ -79,8 +79,10 @@ def measure(
         start = time.perf_counter()
         try:
             reading = reader(data, _highest(photo))
-            got = Counter(str(t.tile) for t in reading.tiles)
-            sure_tiles = Counter(str(t.tile) for t in reading.tiles if t.sure)
+            # a synthetic photo's tile cut by the frame, read right, is neither right nor wrong
+            counted = [t for t in reading.tiles if not _cut_and_read_right(photo, t)]
+            got = Counter(str(t.tile) for t in counted)
+            sure_tiles = Counter(str(t.tile) for t in counted if t.sure)
             sure += sum(sure_tiles.values())
             sure_right += sum((sure_tiles & want).values())
             pips = reading.pips
@@ -164,7 +166,9 @@ def measure_variants(folder: Path, reader: Reader, verbose: bool) -> dict[str, A
 def calibrate(folder: Path, reader: Reader, precision: float = 0.995) -> dict[str, Any]:
     """The lowest confidence above which at least ``precision`` of the tiles read on the
     synthetic photos of ``folder`` (labels with boxes) are right; a tile read where none is
-    labelled counts as wrong. How the app's threshold of a sure tile was chosen."""
+    labelled counts as wrong, unless it is a tile cut by the frame read right (the labels'
+    ``cut_by_frame``: no person lists it, and the reading of it is not wrong either, as in the
+    training's validation). How the app's threshold of a sure tile was chosen."""
     labels = json.loads((folder / "labels.json").read_text())
     scored: list[tuple[float, bool]] = []
     for photo in labels["photos"]:
@@ -172,6 +176,8 @@ def calibrate(folder: Path, reader: Reader, precision: float = 0.995) -> dict[st
         truth = list(zip(photo["tiles"], photo["boxes"], strict=True))
         for read in reading.tiles:
             right = any(str(read.tile) == tile and _box_overlap(read.box, box) > 0.5 for tile, box in truth)
+            if not right and _cut_and_read_right(photo, read):
+                continue  # a tile cut by the frame read right: no label lists it, nor is it wrong
             scored.append((read.confidence, right))
     threshold = sure_threshold(scored, precision)
     sure = [right for confidence, right in scored if confidence >= threshold]
@@ -181,6 +187,15 @@ def calibrate(folder: Path, reader: Reader, precision: float = 0.995) -> dict[st
         "sure_share": round(len(sure) / max(1, len(scored)), 4),
         "sure_precision": round(sum(sure) / max(1, len(sure)), 4),
     }
+
+
+def _cut_and_read_right(photo: dict[str, Any], read: ReadTile) -> bool:
+    """Whether ``read`` is a tile the synthetic photo's labels list as cut by the frame (none
+    listed on real photos), read right: no person would list it, and it is not wrong."""
+    return any(
+        str(read.tile) == cut["tile"] and _box_overlap(read.box, cut["box"]) > 0.5
+        for cut in photo.get("cut_by_frame", [])
+    )
 
 
 def _box_overlap(a: Any, b: Any) -> float:

@@ -60,7 +60,7 @@ def finder_example(scene: Scene, factor: float) -> tuple[np.ndarray, np.ndarray,
     weight = np.ones((cells, cells), np.float32)
     ys, xs = np.mgrid[0:cells, 0:cells].astype(np.float32)
     for tile in scene.tiles:
-        corners = tile.corners * factor / g.STRIDE
+        corners = g.to_finder(tile.corners, 1 / factor) / g.STRIDE
         if tile.visible < 0.95:
             if tile.visible > 0.05:
                 cv2.fillConvexPoly(weight, np.round(corners).astype(np.int32), 0.0)

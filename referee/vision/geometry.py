@@ -19,7 +19,7 @@ import numpy as np
 
 FINDER_SIDE = 640
 STRIDE = 4
-PAD_TO = 32  # the finder's input sides are multiples of this (five halvings)
+SIDE_STEP = 32  # the finder's input sides are multiples of this (five halvings)
 CROP_H, CROP_W = 40, 80
 CROP_MARGIN = 0.12  # of the tile's length and width, added around the tile when it is cut out
 MAX_PIPS = 18
@@ -30,18 +30,32 @@ FINDER_CHANNELS = 7
 SIZE_UNIT = 8.0  # lengths are predicted as log(pixels / SIZE_UNIT)
 
 
-def finder_input(rgb: np.ndarray, side: int = FINDER_SIDE) -> tuple[np.ndarray, float]:
-    """The finder's input (1 x 3 x H x W float32, sides padded to ``PAD_TO``) and the factor
-    from its pixels to ``rgb``'s."""
+def finder_input(rgb: np.ndarray, side: int = FINDER_SIDE) -> tuple[np.ndarray, tuple[float, float]]:
+    """The finder's input (1 x 3 x H x W float32) and the factors from its pixels to ``rgb``'s
+    (across, down). The longer side becomes ``side`` and the shorter the nearest multiple of
+    ``SIDE_STEP`` (a photo's shape changes by at most a few per cent, as a slightly oblique view
+    changes it): with no padding to place, the photo turned a quarter is the input turned a
+    quarter, pixel for pixel, and the finder's views of it are exactly the same four."""
     h, w = rgb.shape[:2]
-    factor = side / max(h, w)
-    size = (max(1, round(w * factor)), max(1, round(h * factor)))
-    small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
-    ph = -(-size[1] // PAD_TO) * PAD_TO
-    pw = -(-size[0] // PAD_TO) * PAD_TO
-    canvas = np.zeros((ph, pw, 3), np.float32)
-    canvas[: size[1], : size[0]] = normalise(small)
-    return canvas.transpose(2, 0, 1)[None], 1 / factor
+    scale = side / max(h, w)
+    size = (
+        max(SIDE_STEP, round(w * scale / SIDE_STEP) * SIDE_STEP),
+        max(SIDE_STEP, round(h * scale / SIDE_STEP) * SIDE_STEP),
+    )
+    small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    return normalise(small).transpose(2, 0, 1)[None], (w / size[0], h / size[1])
+
+
+def to_photo(points: np.ndarray, factors: float | tuple[float, float]) -> np.ndarray:
+    """Points in the finder's pixels in the photo's (``factors``: ``finder_input``'s, across
+    and down): pixel centres lie on whole numbers in both, so a photo turned or mirrored maps
+    its points exactly."""
+    return np.asarray((points + 0.5) * np.asarray(factors, np.float32) - 0.5, np.float32)
+
+
+def to_finder(points: np.ndarray, factors: float | tuple[float, float]) -> np.ndarray:
+    """Points in the photo's pixels in the finder's (``to_photo`` undone)."""
+    return np.asarray((points + 0.5) / np.asarray(factors, np.float32) - 0.5, np.float32)
 
 
 def normalise(rgb: np.ndarray) -> np.ndarray:
@@ -75,6 +89,62 @@ def crop(rgb: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> n
     return cv2.warpAffine(
         rgb, matrix, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+# The finder is shown the photo four ways and its answers, turned back, are averaged: the photo
+# as it is and turned a quarter, a half and three quarters (a view: & 4 swaps x and y, & 1
+# mirrors left to right, & 2 top to bottom; 5 and 6 are the two quarter turns). The four turns
+# are a group, so a photo turned any quarter is read exactly as it was (a phone is held any
+# way up); four runs of the finder cost about 0.35 s on a 2-core CPU.
+FINDER_VIEWS = (0, 5, 3, 6)
+# how the finder's answer changes with its photo (here and in the training's views): x and y
+# swapped, the channels' DX and DY change places (and cos 2θ its sign); mirrored, a centre's
+# place in its cell of four pixels becomes MIRRORED_IN_CELL less it (pixel centres on whole
+# numbers: pixel 0 of a cell becomes pixel 3)
+SWAPPED_XY = [HEAT, COS, SIN, LOG_LENGTH, LOG_WIDTH, DY, DX]
+MIRRORED_IN_CELL = 1 - 1 / STRIDE
+
+
+def finder_view(image: np.ndarray, view: int) -> np.ndarray:
+    """The finder's input (1 x 3 x H x W) seen the ``view`` way."""
+    if view & 4:
+        image = image.swapaxes(2, 3)
+    if view & 1:
+        image = image[:, :, :, ::-1]
+    if view & 2:
+        image = image[:, :, ::-1]
+    return np.ascontiguousarray(image)
+
+
+def finder_output_back(output: np.ndarray, view: int) -> np.ndarray:
+    """The finder's answer (FINDER_CHANNELS x h x w) to the photo seen the ``view`` way,
+    turned back to the photo as it is: each cell's direction (cos 2θ, sin 2θ) turned with it,
+    and its centre's place in the cell. Each step undoes itself, so they are undone in the
+    reverse order of ``finder_view``."""
+    out = np.array(output, np.float32)
+    if view & 2:  # mirrored top to bottom: θ was -θ
+        out = out[:, ::-1].copy()
+        out[SIN] = -out[SIN]
+        out[DY] = MIRRORED_IN_CELL - out[DY]
+    if view & 1:  # mirrored left to right: θ was 180° - θ
+        out = out[:, :, ::-1].copy()
+        out[SIN] = -out[SIN]
+        out[DX] = MIRRORED_IN_CELL - out[DX]
+    if view & 4:  # x and y swapped: θ was 90° - θ
+        out = out.swapaxes(1, 2)[SWAPPED_XY].copy()
+        out[COS] = -out[COS]
+    return out
+
+
+def averaged_views(outputs: list[np.ndarray]) -> np.ndarray:
+    """The finder's answers to one photo seen several ways (each turned back), as one: a cell
+    holds a centre as surely as the surest view says (the finder only proposes: the counter
+    then says whether a mark is a face-up tile), its tile's direction, size and place
+    averaged. (Averaging the chance of a centre instead lost tiles that only one view saw
+    clearly: on the 150 validation scenes 87.6 % of tiles exact, against 88.1 % so.)"""
+    joined = np.mean(outputs, axis=0)
+    joined[HEAT] = np.max([o[HEAT] for o in outputs], axis=0)
+    return np.asarray(joined, np.float32)
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:

@@ -446,6 +446,30 @@ def _visible(rect: np.ndarray, h: int, w: int) -> float:
     return float(inside) / max(1e-6, float(cv2.contourArea(rect)))
 
 
+def _view(
+    canvas: np.ndarray, bare_table: np.ndarray, matrix: np.ndarray, size: tuple[int, int]
+) -> np.ndarray:
+    """The photo the camera ``matrix`` takes of ``canvas``. A turned or tilted view may reach
+    beyond the drawn table: there it shows the bare table, mirrored on. (Mirroring the whole
+    canvas would mirror the tiles near its edge too: whole tiles on the photo that no label
+    lists, which taught the finder that a tile can be the table.)"""
+    drawn = cv2.warpPerspective(canvas, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    inside = cv2.warpPerspective(
+        np.ones(canvas.shape[:2], np.float32),
+        matrix,
+        size,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+    )[:, :, None]
+    if inside.min() >= 1.0:
+        return drawn
+    beyond = cv2.warpPerspective(
+        bare_table, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    # the drawn canvas fades to black at its edge as ``inside`` fades to 0: laid over the rest
+    return np.clip(drawn.astype(np.float32) + (1 - inside) * beyond, 0, 255).astype(np.uint8)
+
+
 def draw_scene(
     seed: int,
     size: tuple[int, int] = (640, 480),
@@ -469,6 +493,7 @@ def draw_scene(
     margin = 0.35
     big_w, big_h = int(w_img * (1 + margin)), int(h_img * (1 + margin))
     canvas = draw_table(rng, big_h, big_w)
+    bare_table = canvas.copy()  # what the view shows beyond the drawn table (below)
     n = count if count is not None else rng.choice((1, 2, 3, 4, 5, 6, 7, 8, 10, 12))
     low, high = tile_width or (0.03 if n > 6 else 0.06, 0.25 if n < 4 else 0.16 if n < 8 else 0.12)
     w = min(w_img, h_img) * rng.uniform(low, high)
@@ -547,13 +572,14 @@ def draw_scene(
         [[zoom, 0, w_img / 2 - zoom * centre[0]], [0, zoom, h_img / 2 - zoom * centre[1]], [0, 0, 1]]
     )
     matrix = shift @ rot @ persp
-    rgb = cv2.warpPerspective(
-        canvas, matrix, (w_img, h_img), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
-    )
+    rgb = _view(canvas, bare_table, matrix, (w_img, h_img))
     scene_tiles = []
     for rect, halves in tiles:
         corners = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
-        scene_tiles.append(SceneTile(corners, halves, _visible(corners, h_img, w_img)))
+        # a tile is cut by the photo's frame, or by the edge of the table drawn (beyond which
+        # the view shows the bare table): the share of its face left is the lesser of the two
+        visible = min(_visible(corners, h_img, w_img), _visible(rect, big_h, big_w))
+        scene_tiles.append(SceneTile(corners, halves, visible))
     rgb = _light(rgb, rng, easy)
     # blur, noise
     if not easy:
@@ -607,6 +633,9 @@ def labelled(scene: Scene) -> list[SceneTile]:
     return [tile for tile in scene.tiles if tile.visible >= 0.95]
 
 
+Box = tuple[int, int, int, int]
+
+
 def make_photo(
     seed: int,
     size: tuple[int, int] = (960, 720),
@@ -614,22 +643,28 @@ def make_photo(
     count: int | None = None,
     pips: str | None = None,
     easy: bool = False,
-) -> tuple[bytes, list[Tile], list[tuple[int, int, int, int]]]:
+    cut_by_frame: list[tuple[Tile, Box]] | None = None,
+) -> tuple[bytes, list[Tile], list[Box]]:
     """A JPEG photo, its tiles and their boxes (x, y, w, h), all from ``seed``. Photos larger
-    than 1600 px are drawn at 1600 and enlarged (a 12 MP scene takes seconds otherwise)."""
+    than 1600 px are drawn at 1600 and enlarged (a 12 MP scene takes seconds otherwise).
+    ``cut_by_frame``, when given, gets the tiles no label lists as they are cut by the frame
+    (5 to 95 % of the face in the photo), with their boxes."""
     shrink = min(1.0, 1600 / max(size))
     drawn = (max(1, round(size[0] * shrink)), max(1, round(size[1] * shrink)))
     scene = draw_scene(seed, drawn, highest, count, pips, easy)
     if shrink < 1.0:
         scene.rgb = cv2.resize(scene.rgb, size, interpolation=cv2.INTER_LINEAR)
         scene.tiles = [SceneTile(t.corners / shrink, t.halves, t.visible) for t in scene.tiles]
-    tiles = labelled(scene)
-    boxes = []
-    for tile in tiles:
+
+    def box(tile: SceneTile) -> Box:
         x0, y0 = np.maximum(tile.corners.min(axis=0), 0)
         x1, y1 = np.minimum(tile.corners.max(axis=0), size)
-        boxes.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
-    return encode(scene), [t.tile for t in tiles], boxes
+        return (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+    tiles = labelled(scene)
+    if cut_by_frame is not None:
+        cut_by_frame.extend((t.tile, box(t)) for t in scene.tiles if 0.05 < t.visible < 0.95)
+    return encode(scene), [t.tile for t in tiles], [box(t) for t in tiles]
 
 
 def write_set(
@@ -648,7 +683,8 @@ def write_set(
         set_of = (
             highest if highest is not None else random.Random(photo_seed * 31 + 7).choice((6, 9, 12, 15, 18))
         )
-        data, tiles, boxes = make_photo(photo_seed, size=size, highest=set_of)
+        cut: list[tuple[Tile, Box]] = []
+        data, tiles, boxes = make_photo(photo_seed, size=size, highest=set_of, cut_by_frame=cut)
         name = f"synthetic_{seed}_{i:04d}.jpg"
         (folder / name).write_bytes(data)
         photos.append(
@@ -662,6 +698,8 @@ def write_set(
                 "uncertain": False,
                 "image_size": list(size),
                 "boxes": [list(b) for b in boxes],
+                # tiles cut by the frame: a reading of one, right, is neither right nor wrong
+                "cut_by_frame": [{"tile": str(t), "box": list(b)} for t, b in cut],
             }
         )
     path = folder / "labels.json"

@@ -133,6 +133,61 @@ def _collate(batch: list[Any]) -> tuple[torch.Tensor, ...]:
     )
 
 
+# -- more steps from each drawn scene ----------------------------------------------------------
+# Drawing scenes takes the CPU's time; a GPU learns faster than they come. ``--repeat R`` takes
+# R steps from each batch, the later ones on the batch turned, mirrored and relit on the GPU,
+# so a drawn scene teaches more: each turn and mirror moves the finder's targets with it.
+
+
+def turn_finder_example(
+    image: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, view: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One finder example (3 x S x S, FINDER_CHANNELS x C x C, C x C) seen one of eight ways:
+    ``view`` & 4 swaps x and y, & 1 mirrors left to right, & 2 top to bottom. The targets
+    follow: a tile's direction (cos 2θ, sin 2θ) turns with the photo and the centre's place in
+    its cell (DX, DY) is measured from the cell's new corner, as ``geometry.finder_output_back``
+    turns the finder's answers back."""
+    target = target.clone()
+    if view & 4:  # x and y swapped: θ becomes 90° - θ
+        image, target, weight = image.transpose(1, 2), target.transpose(1, 2), weight.transpose(0, 1)
+        target = target[g.SWAPPED_XY]
+        target[g.COS] = -target[g.COS]
+    if view & 1:  # mirrored left to right: θ becomes 180° - θ
+        image, target, weight = image.flip(2), target.flip(2), weight.flip(1)
+        target[g.SIN] = -target[g.SIN]
+        target[g.DX] = g.MIRRORED_IN_CELL - target[g.DX]
+    if view & 2:  # mirrored top to bottom: θ becomes -θ
+        image, target, weight = image.flip(1), target.flip(1), weight.flip(0)
+        target[g.SIN] = -target[g.SIN]
+        target[g.DY] = g.MIRRORED_IN_CELL - target[g.DY]
+    return image.contiguous(), target.contiguous(), weight.contiguous()
+
+
+def relight(images: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """Normalised images (B x 3 x H x W) brighter or darker, with more or less contrast and a
+    colour cast; the padding (0, the finder's grey) left as it is."""
+    b = images.shape[0]
+    pixels = images * 0.25 + 0.5
+    gain = torch.empty(b, 1, 1, 1, device=images.device).uniform_(0.7, 1.3, generator=generator)
+    cast = torch.empty(b, 3, 1, 1, device=images.device).uniform_(0.88, 1.12, generator=generator)
+    shift = torch.empty(b, 1, 1, 1, device=images.device).uniform_(-0.08, 0.08, generator=generator)
+    mean = pixels.mean(dim=(1, 2, 3), keepdim=True)
+    lit = ((pixels - mean) * gain + mean) * cast + shift
+    padding = (images == 0).all(dim=1, keepdim=True)
+    return torch.where(padding, images, (lit.clamp(0, 1) - 0.5) / 0.25)
+
+
+def turn_crops(crops: torch.Tensor, labels: torch.Tensor, view: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The counter's crops (N x 3 x H x W) mirrored: left to right (``view`` & 1) the halves
+    change places; top to bottom (& 2) they stay. Each half's pips, mirrored, count the same."""
+    if view & 1:
+        crops = crops.flip(3)
+        labels = labels[:, [0, 2, 1]]
+    if view & 2:
+        crops = crops.flip(2)
+    return crops, labels
+
+
 # -- the losses ----------------------------------------------------------------------------
 
 
@@ -189,34 +244,68 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     counter.train()
     amp = device.type == "cuda"
     budget = args.minutes * 60 if args.minutes else math.inf
-    for step, (images, targets, weights, crops, labels) in enumerate(loader):
+    views = random.Random(args.seed)
+    step = 0
+    for batch in loader:
         # how far the training is: by steps, or by time when it is given minutes
         progress = max(step / args.steps, (time.monotonic() - start) / budget)
         if progress >= 1:
             break
-        for group in optimiser.param_groups:  # a short warm-up, then a cosine decay
-            group["lr"] = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
-        images, targets, weights = images.to(device), targets.to(device), weights.to(device)
-        crops = crops.to(device).permute(0, 3, 1, 2).float()
-        crops = (crops / 255.0 - 0.5) / 0.25
-        labels = labels.to(device)
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
-            f_out = None if args.counter_only else finder(images)
-            c_out = counter(crops)
-        f_loss = torch.zeros(()) if f_out is None else finder_loss(f_out.float(), targets, weights)
-        c_loss = counter_loss(c_out.float(), labels)
-        optimiser.zero_grad(set_to_none=True)
-        (f_loss + c_loss).backward()
-        torch.nn.utils.clip_grad_norm_(params, 5.0)
-        optimiser.step()
-        if step % 50 == 0:
-            print(
-                f"step {step}/{args.steps}: finder {f_loss.item():.3f}, counter {c_loss.item():.3f}, "
-                f"{time.monotonic() - start:.0f} s",
-                flush=True,
-            )
+        images, targets, weights, crops, labels = (part.to(device) for part in batch)
+        crops = (crops.permute(0, 3, 1, 2).float() / 255.0 - 0.5) / 0.25
+        for turn in range(args.repeat):
+            progress = max(step / args.steps, (time.monotonic() - start) / budget)
+            for group in optimiser.param_groups:  # a short warm-up, then a cosine decay
+                group["lr"] = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
+            seen: tuple[torch.Tensor, ...] = (images, targets, weights, crops, labels)
+            if turn:  # the batch again, each example turned or mirrored, the photos relit
+                seen = _another_view(seen, views, args.counter_only)
+            f_loss, c_loss = _losses(finder, counter, seen, args.counter_only, amp, device)
+            optimiser.zero_grad(set_to_none=True)
+            (f_loss + c_loss).backward()
+            torch.nn.utils.clip_grad_norm_(params, 5.0)
+            optimiser.step()
+            if step % 50 == 0:
+                print(
+                    f"step {step}/{args.steps}: finder {f_loss.item():.3f}, counter {c_loss.item():.3f}, "
+                    f"{time.monotonic() - start:.0f} s",
+                    flush=True,
+                )
+            step += 1
     args.steps_done = step
     return finder.cpu().eval(), counter.cpu().eval()
+
+
+def _another_view(
+    batch: tuple[torch.Tensor, ...], views: random.Random, counter_only: bool
+) -> tuple[torch.Tensor, ...]:
+    images, targets, weights, crops, labels = batch
+    if not counter_only:
+        turned = [
+            turn_finder_example(images[i], targets[i], weights[i], views.randrange(8))
+            for i in range(images.shape[0])
+        ]
+        images = relight(torch.stack([t[0] for t in turned]))
+        targets = torch.stack([t[1] for t in turned])
+        weights = torch.stack([t[2] for t in turned])
+    crops, labels = turn_crops(crops, labels, views.randrange(4))
+    return images, targets, weights, crops, labels
+
+
+def _losses(
+    finder: Finder,
+    counter: Counter,
+    batch: tuple[torch.Tensor, ...],
+    counter_only: bool,
+    amp: bool,
+    device: torch.device,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    images, targets, weights, crops, labels = batch
+    with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
+        f_out = None if counter_only else finder(images)
+        c_out = counter(crops)
+    f_loss = torch.zeros((), device=device) if f_out is None else finder_loss(f_out.float(), targets, weights)
+    return f_loss, counter_loss(c_out.float(), labels)
 
 
 def export(finder: Finder, counter: Counter, folder: Path) -> None:
@@ -297,6 +386,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--counter-only", action="store_true", help="train the counter alone, the finder as resumed"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="steps from each batch, the later ones turned and relit (1)"
+    )
     parser.add_argument("--resume", type=Path, default=None, help="a weights.pt to go on from")
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
@@ -320,7 +412,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },

@@ -91,3 +91,48 @@ def test_the_sure_threshold_is_calibrated_on_synthetic_photos(tmp_path: Path) ->
     figures = vision.calibrate(tmp_path, vision.learned_reader)
     assert 0 <= figures["threshold"] <= 1
     assert figures["sure_precision"] >= 0.995 or figures["sure_share"] == 0
+
+
+def test_a_tile_cut_by_the_frame_read_right_is_neither_right_nor_wrong(tmp_path: Path) -> None:
+    """Labels list the tiles (nearly) whole in the photo; a tile cut by the frame is listed
+    apart, and reading it right neither earns nor costs the calibration anything. Read
+    wrong, it counts wrong as any misreading does."""
+    from referee.tiles import Tile
+    from referee.vision import Reading, ReadTile
+
+    photo = {
+        "file": "a.jpg",
+        "set_hint": "double-12",
+        "tiles": ["3-4"],
+        "boxes": [[10, 10, 40, 80]],
+        "cut_by_frame": [{"tile": "5-6", "box": [0, 200, 30, 80]}],
+    }
+    (tmp_path / "labels.json").write_text(json.dumps({"photos": [photo]}))
+    (tmp_path / "a.jpg").write_bytes(b"")
+
+    def reader_reading(cut_tile: Tile, confidence: float) -> vision.Reader:
+        def read(_data: bytes, _highest: int) -> Reading:
+            tiles = (
+                ReadTile(Tile(3, 4), 0.9, (10, 10, 40, 80), False),
+                ReadTile(cut_tile, confidence, (0, 200, 30, 80), False),
+            )
+            return Reading(640, 480, tiles)
+
+        return read
+
+    right = vision.calibrate(tmp_path, reader_reading(Tile(5, 6), 0.99))
+    assert right["tiles_read"] == 1 and right["threshold"] == 0.9
+    wrong = vision.calibrate(tmp_path, reader_reading(Tile(5, 5), 0.99))
+    assert wrong["tiles_read"] == 2 and wrong["threshold"] > 1  # a surer misreading: none sure
+    # and the benchmark's precision counts it the same way
+    photo["total_pips"] = 7
+    (tmp_path / "labels.json").write_text(json.dumps({"photos": [photo]}))
+    assert vision.measure(tmp_path, False, reader_reading(Tile(5, 6), 0.99))["tile_precision"] == 1.0
+    assert vision.measure(tmp_path, False, reader_reading(Tile(5, 5), 0.99))["tile_precision"] == 0.5
+
+
+def test_the_scenes_list_the_tiles_cut_by_the_frame_apart(tmp_path: Path) -> None:
+    labels = json.loads(write_scenes(tmp_path, 12, seed=3, size=(480, 360)).read_text())
+    cut = [c for photo in labels["photos"] for c in photo["cut_by_frame"]]
+    assert cut, "some of twelve scenes have a tile cut by the frame"
+    assert all(set(c) == {"tile", "box"} and len(c["box"]) == 4 for c in cut)

@@ -93,19 +93,20 @@ def test_a_tile_is_counted_the_same_however_it_lies() -> None:
 
 
 def test_sure_tiles_are_right_on_photos_it_never_trained_on() -> None:
-    sure = sure_right = 0
+    sure = sure_right = read_tiles = 0
     for seed in range(12):
         scene = draw_scene(777_000 + seed, (800, 600), highest=12, count=4, easy=True, tile_width=(0.1, 0.16))
         want = Counter(str(t.tile) for t in labelled(scene))
         reading = read_learned(decode(encode(scene)), 12)
         sure_tiles = Counter(str(t.tile) for t in reading.tiles if t.sure)
+        read_tiles += len(reading.tiles)
         sure += sum(sure_tiles.values())
         sure_right += sum((sure_tiles & want).values())
         assert all(0 <= t.confidence <= 1 for t in reading.tiles)
         assert all(t.sure == (t.confidence >= load().settings.sure_threshold) for t in reading.tiles)
-    # it does claim some tiles sure (few: about 4 % of the tiles of such photos, docs/VISION.md)
-    assert sure >= 1
-    assert sure_right == sure, (sure_right, sure)  # and every one of them is right
+    # it is sure of most tiles of such photos (a person checks the others), and right on each
+    assert sure >= 0.5 * read_tiles, (sure, read_tiles)
+    assert sure_right == sure, (sure_right, sure)
 
 
 def test_a_photo_of_no_tiles_reads_nothing() -> None:
@@ -223,3 +224,105 @@ def test_a_number_printed_either_way_round_is_read_the_same(halves: tuple[int, i
         read.append([str(t.tile) for t in read_learned(decode(_png(photo)), 12).tiles])
     want = f"{min(halves)}-{max(halves)}"
     assert read == [[want], [want]]
+
+
+def _finder_that_sees_one_bright_tile(image: np.ndarray) -> np.ndarray:
+    """A stand-in finder that answers exactly as a perfect one would: the bright pixels' centre
+    and their long axis, in the cell holding that centre."""
+    bright = image[0, 0] > 0
+    ys, xs = np.nonzero(bright)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    cov = np.cov(np.stack([xs, ys]).astype(np.float64))
+    angle = 0.5 * np.arctan2(2 * cov[0, 1], cov[0, 0] - cov[1, 1])
+    h, w = image.shape[2] // g.STRIDE, image.shape[3] // g.STRIDE
+    out = np.zeros((1, g.FINDER_CHANNELS, h, w), np.float32)
+    out[0, g.HEAT] = -9.0
+    x, y = int(cx / g.STRIDE), int(cy / g.STRIDE)
+    out[0, g.HEAT, y, x] = 9.0
+    out[0, g.COS, y, x], out[0, g.SIN, y, x] = np.cos(2 * angle), np.sin(2 * angle)
+    out[0, g.LOG_LENGTH, y, x], out[0, g.LOG_WIDTH, y, x] = np.log(60 / g.SIZE_UNIT), np.log(30 / g.SIZE_UNIT)
+    out[0, g.DX, y, x], out[0, g.DY, y, x] = cx / g.STRIDE - x, cy / g.STRIDE - y
+    return out
+
+
+@pytest.mark.parametrize("view", range(8))
+def test_the_finders_answer_to_a_turned_photo_is_turned_back_exactly(view: int) -> None:
+    image = np.full((1, 3, 224, 320), -2.0, np.float32)
+    corners = g.corners_of(117.0, 83.0, 60, 30, 0.6)
+    mask = np.zeros((224, 320), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners * 16).astype(np.int32), 1, shift=4)
+    image[0, :, mask > 0] = 1.0
+    as_is = g.peaks(_finder_that_sees_one_bright_tile(image)[0], 0.5)
+    back = g.finder_output_back(_finder_that_sees_one_bright_tile(g.finder_view(image, view))[0], view)
+    turned_back = g.peaks(back, 0.5)
+    assert len(as_is) == len(turned_back) == 1
+    (_s, x, y, length, width, angle), (_s2, x2, y2, length2, width2, angle2) = as_is[0], turned_back[0]
+    assert abs(x - x2) < 1e-3 and abs(y - y2) < 1e-3
+    assert abs(length - length2) < 1e-3 and abs(width - width2) < 1e-3
+    assert abs(np.sin(angle - angle2)) < 1e-4  # the same direction (a half turn is the same tile)
+
+
+@pytest.mark.parametrize("seed", [31_337, 31_338])
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_a_photo_turned_a_quarter_is_read_the_same(seed: int, quarters: int) -> None:
+    """The finder sees the photo turned a quarter at a time and the counter each tile four
+    ways: a photo turned any quarter is read the same, tile for tile, by construction (the
+    finder seeing it once missed a tile cut by the frame in one of the four, seed 31,337).
+    A whole tile's confidence is the same to a hundredth; a tile cut by the frame may differ
+    more, as the frame's edge is sampled a little differently each way round."""
+    scene = draw_scene(seed, (1280, 960), highest=12, count=5)
+    as_is = read_learned(decode(_png(scene.rgb)), 12)
+    turned = read_learned(decode(_png(np.ascontiguousarray(np.rot90(scene.rgb, quarters)))), 12)
+    assert as_is.tiles, "the scene has tiles to read"
+    assert sorted(str(t.tile) for t in turned.tiles) == sorted(str(t.tile) for t in as_is.tiles)
+    whole = {str(t.tile) for t in labelled(scene)}
+
+    def confidences(reading: object) -> list[tuple[str, float]]:
+        tiles = reading.tiles  # type: ignore[attr-defined]
+        return sorted((str(t.tile), t.confidence) for t in tiles if str(t.tile) in whole)
+
+    pairs = list(zip(confidences(as_is), confidences(turned), strict=True))
+    assert len(pairs) >= 2
+    for (_tile, c), (_same, c2) in pairs:
+        assert abs(c - c2) <= 0.01
+
+
+def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks() -> None:
+    """A patterned table may light hundreds of cells weakly: only the surest ``MOST_MARKS``
+    are counted, so one photo's reading stays bounded in time (each mark: four crops)."""
+    from referee.vision.model import MOST_MARKS, Settings, read_rgb
+
+    shown: list[int] = []
+
+    def finder_seeing_tiles_everywhere(image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[2] // g.STRIDE, image.shape[3] // g.STRIDE
+        out = np.zeros((1, g.FINDER_CHANNELS, h, w), np.float32)
+        out[0, g.HEAT] = -9.0
+        out[0, g.HEAT, 1::3, 1::3] = 0.0  # a weak mark every third cell: hundreds of them
+        out[0, g.LOG_LENGTH], out[0, g.LOG_WIDTH] = np.log(24 / g.SIZE_UNIT), np.log(12 / g.SIZE_UNIT)
+        out[0, g.COS] = 1.0
+        return out
+
+    def counter(crops: np.ndarray) -> np.ndarray:
+        shown.append(len(crops))
+        return np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+
+    rgb = np.full((480, 640, 3), 128, np.uint8)
+    read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter, Settings())
+    assert shown == [MOST_MARKS * len(VIEWS)]
+
+
+def test_a_view_reaching_beyond_the_drawn_table_shows_bare_table_not_mirrored_tiles() -> None:
+    """The scenes' camera may look past the table drawn; what it sees there must be table, or
+    a tile near the edge shows up mirrored on the photo with no label (seen on 83 of 100
+    training scenes' views before, as whole mirrored lines of play)."""
+    from referee.vision.scenes import _view
+
+    bare = np.full((200, 300, 3), 90, np.uint8)
+    canvas = bare.copy()
+    canvas[80:120, 260:300] = 250  # a white tile touching the table's right edge
+    shift_right = np.array([[1, 0, -150], [0, 1, 0], [0, 0, 1]], np.float64)  # look 150 px further right
+    photo = _view(canvas, bare, shift_right, (300, 200))
+    assert photo[80:120, 110:150].min() == 250  # the tile, where it lies
+    assert photo[:, 152:].max() <= 91  # past the edge: the bare table only, no mirrored tile
+    assert photo[:, 152:].min() >= 89
