@@ -13,6 +13,7 @@ pips of its left and right halves (0 to ``MAX_PIPS``) and whether it is a face-u
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -91,52 +92,69 @@ def crop(rgb: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> n
     )
 
 
-# The finder is shown the photo four ways and its answers, turned back, are averaged: the photo
-# as it is and turned a quarter, a half and three quarters (a view: & 4 swaps x and y, & 1
-# mirrors left to right, & 2 top to bottom; 5 and 6 are the two quarter turns). The four turns
-# are a group, so a photo turned any quarter is read exactly as it was (a phone is held any
-# way up); four runs of the finder cost about 0.35 s on a 2-core CPU.
+# The finder is shown the photo four ways and its answers, turned back, are joined into one:
+# the photo as it is and turned a quarter, a half and three quarters (a view: & 4 swaps x and
+# y, & 1 mirrors left to right, & 2 top to bottom; 5 and 6 are the two quarter turns). The four
+# turns are a group, so a photo turned any quarter is read exactly as it was (a phone is held
+# any way up); four runs of the finder cost about 0.35 s on a 2-core CPU. The training turns
+# its examples the same eight ways (``referee.vision.train``), with these same functions.
 FINDER_VIEWS = (0, 5, 3, 6)
-# how the finder's answer changes with its photo (here and in the training's views): x and y
-# swapped, the channels' DX and DY change places (and cos 2θ its sign); mirrored, a centre's
-# place in its cell of four pixels becomes MIRRORED_IN_CELL less it (pixel centres on whole
-# numbers: pixel 0 of a cell becomes pixel 3)
+# how the finder's answer changes with its photo: x and y swapped, the channels' DX and DY
+# change places (and cos 2θ its sign); mirrored, a centre's place in its cell of four pixels
+# becomes MIRRORED_IN_CELL less it (pixel centres on whole numbers: pixel 0 of a cell becomes
+# pixel 3)
 SWAPPED_XY = [HEAT, COS, SIN, LOG_LENGTH, LOG_WIDTH, DY, DX]
 MIRRORED_IN_CELL = 1 - 1 / STRIDE
+_VIEW_STEPS = (4, 1, 2)  # the order a view's steps are taken in (undone in reverse)
+
+
+def turn_picture(picture: Any, view: int) -> Any:
+    """A picture (its last two axes rows and columns: a photo, a map of cells; a numpy array or
+    a torch tensor) seen the ``view`` way: a new array."""
+    for step in _VIEW_STEPS:
+        if view & step:
+            picture = picture.swapaxes(-1, -2) if step == 4 else _mirrored(picture, -1 if step == 1 else -2)
+    return picture
+
+
+def turn_answer(answer: Any, view: int, back: bool = False) -> Any:
+    """The finder's answer (FINDER_CHANNELS x h x w; a numpy array or a torch tensor) for its
+    photo seen the ``view`` way (``back``: for the photo as it is, from the answer to the photo
+    seen that way). Each cell's direction (cos 2θ, sin 2θ) and its centre's place in the cell
+    turn with the cells. Each step undoes itself, so ``back`` takes them in reverse order."""
+    for step in reversed(_VIEW_STEPS) if back else _VIEW_STEPS:
+        if not view & step:
+            continue
+        if step == 4:  # x and y swapped: θ becomes 90° - θ
+            answer = answer.swapaxes(-1, -2)[SWAPPED_XY]  # (a list index copies)
+            answer[COS] = -answer[COS]
+            continue
+        # mirrored left to right (θ becomes 180° - θ) or top to bottom (θ becomes -θ)
+        answer = _mirrored(answer, -1 if step == 1 else -2)
+        answer[SIN] = -answer[SIN]
+        place = DX if step == 1 else DY
+        answer[place] = MIRRORED_IN_CELL - answer[place]
+    return answer
+
+
+def _mirrored(array: Any, axis: int) -> Any:
+    """A copy of ``array`` mirrored along ``axis`` (a numpy array, or a torch tensor, whose
+    ``flip`` copies)."""
+    return np.flip(array, axis).copy() if isinstance(array, np.ndarray) else array.flip(axis)
 
 
 def finder_view(image: np.ndarray, view: int) -> np.ndarray:
     """The finder's input (1 x 3 x H x W) seen the ``view`` way."""
-    if view & 4:
-        image = image.swapaxes(2, 3)
-    if view & 1:
-        image = image[:, :, :, ::-1]
-    if view & 2:
-        image = image[:, :, ::-1]
-    return np.ascontiguousarray(image)
+    return np.ascontiguousarray(turn_picture(image, view))
 
 
 def finder_output_back(output: np.ndarray, view: int) -> np.ndarray:
     """The finder's answer (FINDER_CHANNELS x h x w) to the photo seen the ``view`` way,
-    turned back to the photo as it is: each cell's direction (cos 2θ, sin 2θ) turned with it,
-    and its centre's place in the cell. Each step undoes itself, so they are undone in the
-    reverse order of ``finder_view``."""
-    out = np.array(output, np.float32)
-    if view & 2:  # mirrored top to bottom: θ was -θ
-        out = out[:, ::-1].copy()
-        out[SIN] = -out[SIN]
-        out[DY] = MIRRORED_IN_CELL - out[DY]
-    if view & 1:  # mirrored left to right: θ was 180° - θ
-        out = out[:, :, ::-1].copy()
-        out[SIN] = -out[SIN]
-        out[DX] = MIRRORED_IN_CELL - out[DX]
-    if view & 4:  # x and y swapped: θ was 90° - θ
-        out = out.swapaxes(1, 2)[SWAPPED_XY].copy()
-        out[COS] = -out[COS]
-    return out
+    turned back to the photo as it is."""
+    return np.asarray(turn_answer(np.asarray(output, np.float32), view, back=True), np.float32)
 
 
-def averaged_views(outputs: list[np.ndarray]) -> np.ndarray:
+def joined_views(outputs: list[np.ndarray]) -> np.ndarray:
     """The finder's answers to one photo seen several ways (each turned back), as one: a cell
     holds a centre as surely as the surest view says (the finder only proposes: the counter
     then says whether a mark is a face-up tile), its tile's direction, size and place

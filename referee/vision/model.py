@@ -3,7 +3,7 @@ each sees and says), run with onnxruntime on the CPU. The networks' files ship i
 ``referee/vision/models/``; ``python -m referee.vision.train`` makes them (docs/VISION.md).
 
 A reading: the finder marks tiles on the reduced photo, seen four ways (turned a quarter at a
-time: ``geometry.FINDER_VIEWS``) with its answers averaged; each mark is cut out of the photo
+time: ``geometry.FINDER_VIEWS``) with its answers joined; each mark is cut out of the photo
 at the analysis size, turned level and shown to the counter four times (as it lies, turned
 half a turn, and mirrored both ways: a photo mirrored or turned reads the same by
 construction), whose answers are averaged. A tile is kept when the counter says it is a
@@ -68,7 +68,7 @@ def read_rgb(
 ) -> list[Found]:
     """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``."""
     image, factors = g.finder_input(rgb)
-    output = g.averaged_views(
+    output = g.joined_views(
         [g.finder_output_back(finder(g.finder_view(image, view))[0], view) for view in g.FINDER_VIEWS]
     )
     marks = g.peaks(output, settings.find_threshold)

@@ -142,25 +142,14 @@ def _collate(batch: list[Any]) -> tuple[torch.Tensor, ...]:
 def turn_finder_example(
     image: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, view: int
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """One finder example (3 x S x S, FINDER_CHANNELS x C x C, C x C) seen one of eight ways:
-    ``view`` & 4 swaps x and y, & 1 mirrors left to right, & 2 top to bottom. The targets
-    follow: a tile's direction (cos 2θ, sin 2θ) turns with the photo and the centre's place in
-    its cell (DX, DY) is measured from the cell's new corner, as ``geometry.finder_output_back``
-    turns the finder's answers back."""
-    target = target.clone()
-    if view & 4:  # x and y swapped: θ becomes 90° - θ
-        image, target, weight = image.transpose(1, 2), target.transpose(1, 2), weight.transpose(0, 1)
-        target = target[g.SWAPPED_XY]
-        target[g.COS] = -target[g.COS]
-    if view & 1:  # mirrored left to right: θ becomes 180° - θ
-        image, target, weight = image.flip(2), target.flip(2), weight.flip(1)
-        target[g.SIN] = -target[g.SIN]
-        target[g.DX] = g.MIRRORED_IN_CELL - target[g.DX]
-    if view & 2:  # mirrored top to bottom: θ becomes -θ
-        image, target, weight = image.flip(1), target.flip(1), weight.flip(0)
-        target[g.SIN] = -target[g.SIN]
-        target[g.DY] = g.MIRRORED_IN_CELL - target[g.DY]
-    return image.contiguous(), target.contiguous(), weight.contiguous()
+    """One finder example (3 x S x S, FINDER_CHANNELS x C x C, C x C) seen one of eight ways
+    (``geometry.turn_picture``): its targets turned as the reading turns the finder's answers
+    (``geometry.turn_answer``)."""
+    return (
+        g.turn_picture(image, view).contiguous(),
+        g.turn_answer(target, view).contiguous(),
+        g.turn_picture(weight, view).contiguous(),
+    )
 
 
 def relight(images: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
