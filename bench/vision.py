@@ -1,4 +1,4 @@
-"""``python -m bench vision [FOLDER] [--variants] [--reader classic|learned] [--count N] [--seed S]``:
+"""``python -m bench vision [FOLDER] [--variants] [--count N] [--seed S]``:
 how well photos are read.
 
 FOLDER holds photos and a ``labels.json`` (``{"photos": [{"file", "tiles", ...}]}``, the
@@ -13,8 +13,9 @@ that are sure).
 ``--variants`` also reads every photo changed as a phone or a room changes it (mirrored,
 turned 90°, 180°, 270° and 15°, 25 % darker and brighter, warmer and cooler, JPEG quality
 50, half size, blurred, noisy) and prints the same keys per kind and over all (the last JSON
-line then has ``kinds`` and ``all``). ``--reader learned`` measures the learned reader
-(``referee.vision.model``) instead of the app's.
+line then has ``kinds`` and ``all``). The reader measured is the app's (``referee.vision``),
+its tiles called sure as its calibrated threshold would call them, whether or not the app
+claims sureness yet (``referee.vision.learned.CLAIMS_SURE``).
 
 The labels name no positions, so tiles are matched as multisets per photo: recall is
 min(tiles read, tiles labelled) over tiles labelled, precision the same over tiles read,
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from referee.vision import PhotoError, Reading, ReadTile, read_photo
+from referee.vision import PhotoError, Reading, ReadTile
 from referee.vision.model import sure_threshold
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
@@ -55,17 +56,18 @@ Reader = Callable[[bytes, int], Reading]
 
 
 def learned_reader(data: bytes, highest: int) -> Reading:
-    """The learned reader on the photo's bytes (decoded as the app decodes them)."""
+    """The app's reader on the photo's bytes, each tile sure where the calibrated threshold
+    says so (the app itself claims none sure until that holds on real photos)."""
     from referee.vision.decode import decode
     from referee.vision.learned import read_learned
 
-    return read_learned(decode(data), highest)
+    return read_learned(decode(data), highest, claims_sure=True)
 
 
 def measure(
     folder: Path,
     verbose: bool = True,
-    reader: Reader = read_photo,
+    reader: Reader = learned_reader,
     change: Callable[[bytes], bytes] | None = None,
 ) -> dict[str, Any]:
     labels = json.loads((folder / "labels.json").read_text())
@@ -219,12 +221,6 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--size", default="4000x3000", help="synthetic photo size (4000x3000, 12 MP)")
     parser.add_argument("--variants", action="store_true", help="also read each photo changed in 13 ways")
     parser.add_argument(
-        "--reader",
-        choices=("classic", "learned"),
-        default="classic",
-        help="the reader measured (the app's: classic)",
-    )
-    parser.add_argument(
         "--scenes",
         action="store_true",
         help="the synthetic set drawn by the learned reader's generator (double-6 to double-18, any table)",
@@ -249,7 +245,7 @@ def main(argv: list[str]) -> None:
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
     )
     args = parser.parse_args(argv)
-    reader: Reader = learned_reader if args.reader == "learned" else read_photo
+    reader = learned_reader
     if args.calibrate:
         from referee.vision.scenes import write_set as write_scenes
 

@@ -2,11 +2,12 @@
 
 ``read_photo(data, highest)`` decodes a JPEG, PNG, HEIC or other still image (EXIF rotation
 applied, decompression bombs refused), finds the face-up tiles and counts the pips of each
-half. Every tile read carries a confidence and its box in the photo's pixels after the EXIF
-rotation. The method and its measured accuracy are described in docs/VISION.md.
+half with two small networks learned from synthetic photos (run with onnxruntime). Every
+tile read carries a confidence and its box in the photo's pixels after the EXIF rotation.
+The method, its training and its measured accuracy are described in docs/VISION.md.
 
 The values it gives back live in ``referee.vision.reading``; decoding in ``decode``, the
-reading itself in ``detect``.
+reading itself in ``learned`` (the networks: ``model``, what they see: ``geometry``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ from referee.vision.reading import MAX_PHOTO_BYTES, PhotoError, Reading, ReadTil
 def read_photo(data: bytes, highest: int = 12) -> Reading:
     """Read the tiles on the photo ``data`` (the file's bytes) of a set whose highest pip is
     ``highest``. Raises ``PhotoError`` for a file that is not a readable photo."""
-    # Imported on first use: they load numpy, OpenCV and Pillow, which the app need not
-    # hold in memory (nor take the time to import) until a photo is sent.
+    # Imported on first use: they load numpy, OpenCV, Pillow and onnxruntime, which the app
+    # need not hold in memory (nor take the time to import) until a photo is sent.
     from referee.vision.decode import decode
-    from referee.vision.detect import read_image
+    from referee.vision.learned import read_learned
 
     image = decode(data)
-    return read_image(image, highest)
+    return read_learned(image, highest)
 
 
 def start_reader_process() -> None:

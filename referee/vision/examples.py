@@ -12,7 +12,7 @@ import numpy as np
 
 from referee.vision import geometry as g
 from referee.vision.model import VIEWS
-from referee.vision.scenes import Scene, draw_scene, labelled
+from referee.vision.scenes import Scene, draw_scene, labelled, visible_share
 
 TRAIN_SIDE = 512  # the finder trains on photos reduced to this side (it reads at FINDER_SIDE)
 VALIDATION_SEED = 1_000_000_000  # validation photos' seeds start here; training's never reach it
@@ -130,6 +130,15 @@ def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray]
         left, right = (tile.halves[1], tile.halves[0]) if swap else tile.halves
         crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
         labels.append((1, left, right))
+    # each face-down tile as a mark on it would cut it: a tile's shape and a face's colour,
+    # often a printed name and a rule where a bar would be (drawn rarely by the crops below)
+    for back in scene.face_down:
+        if visible_share(back, h, w) < 0.5:
+            continue
+        order, _swap = rng.choice(VIEWS)
+        corners = _jitter(back, rng, 1.0)[list(order)]
+        crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
+        labels.append((0, -1, -1))
     negatives = max(2, len(tiles) // 2 + 1)
     for _ in range(negatives):
         kind = rng.random()

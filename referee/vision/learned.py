@@ -1,8 +1,5 @@
 """Reading a decoded photo with the learned reader (``referee.vision.model``): the tiles it
 finds, in the photo's pixels, each with its confidence and whether it is sure.
-
-The learned reader is measured beside the app's reader (``python -m bench vision --reader
-learned``) and takes its place once it reads unseen photos better (docs/VISION.md).
 """
 
 from __future__ import annotations
@@ -12,14 +9,24 @@ from referee.vision.decode import Decoded, photo_box
 from referee.vision.model import load, read_rgb
 from referee.vision.reading import Reading, ReadTile, in_reading_order
 
+# Whether the app calls a tile sure when its confidence reaches the calibrated threshold.
+# The threshold holds on synthetic photos of both of the project's generators (right 99.5
+# times in 100 and more, the networks trained on one of them only), but on the real photos
+# measured its sure tiles were right 95 times in 100 (docs/BENCHMARKS.md), below the 99 the
+# API promises: until they are, no tile is called sure and the correction screen asks a
+# person to look at every tile, as it always has.
+CLAIMS_SURE = False
 
-def read_learned(image: Decoded, highest: int) -> Reading:
-    """The tiles read on the decoded ``image`` of a set whose highest number is ``highest``."""
+
+def read_learned(image: Decoded, highest: int, claims_sure: bool = CLAIMS_SURE) -> Reading:
+    """The tiles read on the decoded ``image`` of a set whose highest number is ``highest``;
+    ``claims_sure`` True marks the tiles at or above the calibrated threshold sure (the
+    benchmark measures what the reader would claim)."""
     reader = load()
     found = read_rgb(image.rgb, highest, reader.finder, reader.counter, reader.settings)
     tiles = []
     for item in found:
         confidence = round(float(item.confidence), 3)
-        sure = confidence >= reader.settings.sure_threshold  # as the answer shows it
+        sure = claims_sure and confidence >= reader.settings.sure_threshold  # as the answer shows it
         tiles.append(ReadTile(Tile(*item.halves), confidence, photo_box(image, item.corners), sure))
     return Reading(width=image.width, height=image.height, tiles=in_reading_order(tiles))

@@ -7,9 +7,10 @@ time: ``geometry.FINDER_VIEWS``) with its answers joined; each mark is cut out o
 at the analysis size, turned level and shown to the counter four times (as it lies, turned
 half a turn, and mirrored both ways: a photo mirrored or turned reads the same by
 construction), whose answers are averaged. A tile is kept when the counter says it is a
-face-up tile; its confidence is how sure the counter is of the tile and of both halves, and
-it is ``sure`` when that is above the threshold measured on synthetic photos the networks
-never trained on (``reader.json``).
+face-up tile, at least as surely as the tile threshold the training chose; its confidence is
+how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
+the threshold measured on synthetic photos the networks never trained on (both thresholds in
+``reader.json``).
 """
 
 from __future__ import annotations
@@ -123,6 +124,23 @@ def sure_threshold(scored: list[tuple[float, bool]], precision: float = 0.995) -
         if last_of_its_confidence and right_so_far / n >= precision:
             threshold = confidence
     return threshold
+
+
+# the counter's least probability of a face-up tile that the training may choose from
+TILE_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+
+
+def tile_threshold(reads: list[tuple[float, bool]], most_phantoms: float = 0.002) -> float:
+    """The lowest of ``TILE_THRESHOLDS`` at which at most ``most_phantoms`` of the tiles read
+    lie where no tile is (``reads``: each tile's probability of a face-up tile, read at the
+    lowest threshold, and whether a tile lies there; the highest when none is low enough).
+    A tile read where none lies adds a stranger's pips to a hand, the error the reading most
+    wants to avoid: the training pays for fewer of them with a few missed tiles."""
+    for threshold in TILE_THRESHOLDS:
+        kept = [on_a_tile for p, on_a_tile in reads if p >= threshold]
+        if kept and kept.count(False) / len(kept) <= most_phantoms:
+            return threshold
+    return TILE_THRESHOLDS[-1]
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

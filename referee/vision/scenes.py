@@ -90,7 +90,7 @@ class Style:
     """How one set's tiles look."""
 
     face: tuple[int, int, int]
-    pips: str  # "ink" (one colour), "number" (a colour per number)
+    pips: str  # "ink" (one colour), "number" (a colour per number: ``palette``)
     ink: tuple[int, int, int]
     bar: tuple[int, int, int]
     spinner: bool  # a brass rivet in the bar's middle
@@ -100,6 +100,7 @@ class Style:
     # along the tile or across it, a two on either diagonal. A set does it one way on
     # all its tiles, so a reader must know both.
     quarter_turned: bool = False
+    palette: tuple[tuple[int, int, int], ...] = tuple(NUMBER_COLOURS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,8 @@ class Scene:
     rgb: np.ndarray  # H x W x 3 uint8
     tiles: list[SceneTile] = field(default_factory=list)
     quality: int = 90  # the JPEG quality the photo is saved at
+    # the face-down tiles' corners (4 x 2, the photo's pixels): a tile's shape that is no tile
+    face_down: list[np.ndarray] = field(default_factory=list)
 
 
 def _rgb(values: Iterable[Any]) -> tuple[int, int, int]:
@@ -168,6 +171,7 @@ def draw_style(rng: random.Random, highest: int, force: str | None = None) -> St
     if rng.random() < 0.15:  # a bar of brass or of the face's own colour, shaded
         bar = (180, 140, 60) if rng.random() < 0.5 else _rgb(c * 0.55 for c in face)
     return Style(
+        palette=set_palette(rng) if per_number else tuple(NUMBER_COLOURS),
         face=(int(face[0]), int(face[1]), int(face[2])),
         pips="number" if per_number else "ink",
         ink=ink,
@@ -176,6 +180,21 @@ def draw_style(rng: random.Random, highest: int, force: str | None = None) -> St
         pip_scale=rng.uniform(0.8, 1.2),
         rim=rng.uniform(0, 0.35),
         quarter_turned=rng.random() < 0.5,
+    )
+
+
+def set_palette(rng: random.Random) -> tuple[tuple[int, int, int], ...]:
+    """The colours of a set that gives each number its own: each maker chooses them, so the
+    colours here are shuffled among the numbers and shifted for each set. A reader that had
+    only seen one set's colours could learn "green is six" and misread every other maker's
+    set with confidence; shuffled, colour says nothing of a number and only counting the
+    pips reads it."""
+    colours = list(NUMBER_COLOURS)
+    rng.shuffle(colours)
+    shift = [rng.uniform(-40, 40) for _ in range(3)]
+    return tuple(
+        _rgb(np.clip(c + d + rng.uniform(-15, 15), 0, 255) for c, d in zip(colour, shift, strict=True))
+        for colour in colours
     )
 
 
@@ -215,7 +234,7 @@ def draw_face(halves: tuple[int, int], style: Style, w: int, rng: random.Random)
     jitter = rng.uniform(0, 0.02)
     for side, count in enumerate(halves):
         r_count = radius * (0.78 if count > 9 else 1.0) * (0.85 if count > 15 else 1.0)
-        colour = NUMBER_COLOURS[count % len(NUMBER_COLOURS)] if style.pips == "number" else style.ink
+        colour = style.palette[count % len(style.palette)] if style.pips == "number" else style.ink
         for px, py in LAYOUTS[count]:
             if style.quarter_turned:
                 px, py = 1 - py, px
@@ -263,7 +282,9 @@ def _draw_back(style: Style, w: int, rng: random.Random) -> np.ndarray:
     cv2.rectangle(img, (0, 0), (2 * w - 1, w - 1), (*back, 255), -1)
     ink = (50, 60, 85) if sum(back) / 3 > 120 else (220, 200, 120)
     kind = rng.random()
-    if kind < 0.35:
+    if kind < 0.3:
+        _name_across(img, w, ink, rng)
+    elif kind < 0.5:
         scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_DUPLEX, int(w * 0.4), 2)
         cv2.putText(
             img, rng.choice(["ACE", "DOM", "XO", "PUB"]), (int(w * 0.4), int(w * 0.7)),
@@ -275,6 +296,30 @@ def _draw_back(style: Style, w: int, rng: random.Random) -> np.ndarray:
             for x in range(step // 2, 2 * w, step):
                 cv2.circle(img, (x, y), max(1, step // 5), (*ink, 255), -1, lineType=cv2.LINE_AA)
     return img
+
+
+def _name_across(img: np.ndarray, w: int, ink: tuple[int, int, int], rng: random.Random) -> None:
+    """A maker's name printed across a back's short side with a rule under it, as many sets
+    have: the rule lies across the tile off its middle, where a face has its bar, and the
+    letters beside it are blobs a reader must not count as pips."""
+    upright = np.ascontiguousarray(np.rot90(img))  # the tile standing: 2w high, w wide
+    word = rng.choice(["RO", "ACE", "DOM", "XO", "PUB", "CLUB"])
+    stroke = max(1, int(w * rng.uniform(0.05, 0.09)))
+    scale = cv2.getFontScaleFromHeight(
+        cv2.FONT_HERSHEY_DUPLEX, max(2, int(w * rng.uniform(0.2, 0.35))), stroke
+    )
+    (tw, _th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, stroke)
+    scale *= min(1.0, 0.8 * w / max(tw, 1))
+    (tw, _th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_DUPLEX, scale, stroke)
+    y = int(w * rng.uniform(0.6, 0.95))  # the name's baseline, of the tile's 2w length
+    cv2.putText(
+        upright, word, ((w - tw) // 2, y), cv2.FONT_HERSHEY_DUPLEX, scale, (*ink, 255), stroke, cv2.LINE_AA
+    )
+    if rng.random() < 0.8:
+        rule = max(1, int(w * rng.uniform(0.03, 0.07)))
+        top = y + int(w * rng.uniform(0.25, 0.45))
+        cv2.rectangle(upright, (int(w * 0.15), top), (int(w * 0.85), top + rule), (*ink, 255), -1)
+    img[:] = np.rot90(upright, -1)
 
 
 def _coin(w: int, rng: random.Random) -> np.ndarray:
@@ -440,7 +485,7 @@ def _layout(rng: random.Random, n: int, w: float, h_img: int, w_img: int) -> lis
     return rects
 
 
-def _visible(rect: np.ndarray, h: int, w: int) -> float:
+def visible_share(rect: np.ndarray, h: int, w: int) -> float:
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     inside, _ = cv2.intersectConvexConvex(rect, frame)
     return float(inside) / max(1e-6, float(cv2.contourArea(rect)))
@@ -510,6 +555,7 @@ def draw_scene(
         ]
     )
     shadow = rng.uniform(0.2, 0.6)
+    backs: list[np.ndarray] = []
     for thing in clutter:
         sprite = (
             _draw_back(style, max(4, int(w)), rng)
@@ -529,6 +575,8 @@ def draw_scene(
             if not _overlaps(rect, placed, 0.05):
                 _paste(canvas, sprite, rect, shadow)
                 placed.append(rect)
+                if thing == "back":
+                    backs.append(rect)
                 break
     tiles: list[tuple[np.ndarray, tuple[int, int]]] = []
     scale = 2 if w < 40 else 1  # small faces drawn larger, then reduced: smooth pips
@@ -578,7 +626,7 @@ def draw_scene(
         corners = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
         # a tile is cut by the photo's frame, or by the edge of the table drawn (beyond which
         # the view shows the bare table): the share of its face left is the lesser of the two
-        visible = min(_visible(corners, h_img, w_img), _visible(rect, big_h, big_w))
+        visible = min(visible_share(corners, h_img, w_img), visible_share(rect, big_h, big_w))
         scene_tiles.append(SceneTile(corners, halves, visible))
     rgb = _light(rgb, rng, easy)
     # blur, noise
@@ -596,7 +644,11 @@ def draw_scene(
     noise = np.random.default_rng(seed).normal(0, rng.uniform(0.5, 2 if easy else 8), rgb.shape[:2] + (1,))
     rgb = np.clip(rgb + noise.astype(np.float32), 0, 255).astype(np.uint8)
     quality = rng.randint(85, 95) if easy else rng.randint(35, 95)
-    return Scene(rgb, scene_tiles, quality)
+    face_down = [
+        cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
+        for rect in backs
+    ]
+    return Scene(rgb, scene_tiles, quality, face_down)
 
 
 def _light(rgb: np.ndarray, rng: random.Random, easy: bool) -> np.ndarray:

@@ -2,7 +2,7 @@
 and write the files the app loads (``referee/vision/models/``).
 
 Needs the ``train`` extra (``pip install -e '.[train]'``: PyTorch and ONNX); the app needs
-neither. Every photo is drawn by ``referee.vision.synthetic`` from a seed: the training
+neither. Every photo is drawn by ``referee.vision.scenes`` from a seed: the training
 photos from seeds 0, 1, 2 …, the validation photos from seeds the training never draws, so
 the accuracy printed at the end is on photos the networks did not train on. The same seed
 and step count give the same networks on the same machine (``--seed``). On a 2-core CPU the
@@ -29,7 +29,7 @@ from torch import nn
 
 from referee.vision import geometry as g
 from referee.vision.examples import VALIDATION_SEED, counter_examples, finder_example, scene_for
-from referee.vision.model import MODELS, Settings, read_rgb, sure_threshold
+from referee.vision.model import MODELS, TILE_THRESHOLDS, Settings, read_rgb, sure_threshold, tile_threshold
 from referee.vision.scenes import labelled
 
 # -- the networks --------------------------------------------------------------------------
@@ -325,6 +325,18 @@ def _match(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
     return pairs
 
 
+def choose_tile_threshold(reader_finder: Any, reader_counter: Any, count: int) -> float:
+    """The counter's least probability of a tile (``model.tile_threshold``), chosen on the
+    ``count`` validation scenes read at the lowest one."""
+    lowest = Settings(tile_threshold=TILE_THRESHOLDS[0])
+    reads: list[tuple[float, bool]] = []
+    for i in range(count):
+        scene, _factor = scene_for(VALIDATION_SEED + i)
+        found = read_rgb(scene.rgb, 18, reader_finder, reader_counter, lowest)
+        reads += [(item.tile_probability, tile is not None) for item, tile in _match(found, scene.tiles)]
+    return tile_threshold(reads)
+
+
 def validate(reader_finder: Any, reader_counter: Any, count: int, settings: Settings) -> dict[str, Any]:
     """Read ``count`` validation scenes (never trained on); measure, and choose the threshold
     of a sure tile: the lowest confidence above which at least 99.5 % of the tiles read are
@@ -396,8 +408,9 @@ def main(argv: list[str] | None = None) -> None:
 
     load.cache_clear()
     reader = load(args.out)
-    figures = validate(reader.finder, reader.counter, args.validation, reader.settings)
-    settings = {"sure_threshold": figures["sure_threshold"]}
+    chosen = choose_tile_threshold(reader.finder, reader.counter, args.validation)
+    figures = validate(reader.finder, reader.counter, args.validation, Settings(tile_threshold=chosen))
+    settings = {"tile_threshold": chosen, "sure_threshold": figures["sure_threshold"]}
     meta = {
         "settings": settings,
         "trained": {

@@ -50,7 +50,7 @@ def test_bench_vision_variants_read_every_photo_changed_in_each_kind(
     from bench.variants import KINDS
 
     write_scenes(tmp_path, 2, seed=4, size=(320, 240))
-    vision.main([str(tmp_path), "--variants", "--reader", "learned", "-q"])
+    vision.main([str(tmp_path), "--variants", "-q"])
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(result["kinds"]) == {"as_is", *KINDS}
     assert len(KINDS) == 13
