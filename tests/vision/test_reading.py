@@ -49,24 +49,25 @@ def test_easy_synthetic_photos_are_read_exactly(seed: int, pips: str) -> None:
         assert any(_inside((x - 4, y - 4, w + 8, h + 8), centre) for x, y, w, h in boxes)
 
 
-def test_black_tiles_with_white_pips_are_found() -> None:
-    found = wanted = 0
+def test_black_tiles_with_white_pips_are_read() -> None:
+    # black faces with white pips, a style of their own: every tile read, and read exactly
     for seed in range(4):
         data, tiles, _ = make_photo(seed, size=(800, 600), pips="white", easy=True)
-        reading = read_photo(data, 12)
-        wanted += len(tiles)
-        found += min(len(reading.tiles), len(tiles))
-    assert found >= 0.5 * wanted  # black tiles are the weak style (docs/BENCHMARKS.md)
+        assert _tiles(read_photo(data, 12)) == Counter(str(t) for t in tiles)
 
 
 def test_harder_synthetic_photos_mostly_read_exactly() -> None:
-    exact = wanted = 0
+    exact = wanted = read = 0
     for seed in range(100, 112):
         data, tiles, _ = make_photo(seed, size=(960, 720))
         reading = read_photo(data, 12)
         wanted += len(tiles)
+        read += len(reading.tiles)
         exact += sum((_tiles(reading) & Counter(str(t) for t in tiles)).values())
-    assert exact >= 0.6 * wanted
+    # every kind of photo of the other generator (face-down backs, touching tiles, side views,
+    # white stone), which the networks never trained on: 49 of 51 read exactly today
+    assert exact >= 0.9 * wanted
+    assert read <= wanted  # and no more tiles read than lie there
 
 
 def test_a_photo_without_tiles_reads_no_tile() -> None:
