@@ -245,27 +245,26 @@ def main(argv: list[str]) -> None:
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
     )
     args = parser.parse_args(argv)
-    reader = learned_reader
     if args.calibrate:
         from referee.vision.scenes import write_set as write_scenes
 
         w, h = (int(v) for v in args.size.lower().split("x"))
         with tempfile.TemporaryDirectory() as tmp:
             write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h))
-            print(json.dumps(calibrate(Path(tmp), reader)), flush=True)
+            print(json.dumps(calibrate(Path(tmp), learned_reader)), flush=True)
         return
     if args.folder is not None:
         if args.variants:
-            result = measure_variants(args.folder, reader, verbose=not args.quiet)
+            result = measure_variants(args.folder, learned_reader, verbose=not args.quiet)
             print(json.dumps(result), flush=True)
             return
-        figures = measure(args.folder, verbose=not args.quiet, reader=reader)
+        figures = measure(args.folder, verbose=not args.quiet)
         _summary(str(args.folder), figures)
         print(json.dumps(figures), flush=True)
         return
     if (REAL / "labels.json").exists():
         print(f"Real photos ({REAL}):")
-        _summary("real photos", measure(REAL, verbose=not args.quiet, reader=reader))
+        _summary("real photos", measure(REAL, verbose=not args.quiet))
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         if args.scenes:
@@ -282,6 +281,6 @@ def main(argv: list[str]) -> None:
                 Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain, thick=args.thick,
                 grids=args.grids,
             )  # fmt: skip
-        figures = measure(Path(tmp), verbose=not args.quiet, reader=reader)
+        figures = measure(Path(tmp), verbose=not args.quiet)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)
