@@ -485,6 +485,11 @@ def _layout(rng: random.Random, n: int, w: float, h_img: int, w_img: int) -> lis
     return rects
 
 
+def _in_photo(rect: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """The corners ``rect`` on the drawn table, in the photo's pixels (the view's ``matrix``)."""
+    return cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
+
+
 def visible_share(rect: np.ndarray, h: int, w: int) -> float:
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     inside, _ = cv2.intersectConvexConvex(rect, frame)
@@ -623,7 +628,7 @@ def draw_scene(
     rgb = _view(canvas, bare_table, matrix, (w_img, h_img))
     scene_tiles = []
     for rect, halves in tiles:
-        corners = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
+        corners = _in_photo(rect, matrix)
         # a tile is cut by the photo's frame, or by the edge of the table drawn (beyond which
         # the view shows the bare table): the share of its face left is the lesser of the two
         visible = min(visible_share(corners, h_img, w_img), visible_share(rect, big_h, big_w))
@@ -644,11 +649,7 @@ def draw_scene(
     noise = np.random.default_rng(seed).normal(0, rng.uniform(0.5, 2 if easy else 8), rgb.shape[:2] + (1,))
     rgb = np.clip(rgb + noise.astype(np.float32), 0, 255).astype(np.uint8)
     quality = rng.randint(85, 95) if easy else rng.randint(35, 95)
-    face_down = [
-        cv2.perspectiveTransform(rect.reshape(-1, 1, 2), matrix).reshape(-1, 2).astype(np.float32)
-        for rect in backs
-    ]
-    return Scene(rgb, scene_tiles, quality, face_down)
+    return Scene(rgb, scene_tiles, quality, [_in_photo(rect, matrix) for rect in backs])
 
 
 def _light(rgb: np.ndarray, rng: random.Random, easy: bool) -> np.ndarray:
