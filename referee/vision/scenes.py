@@ -8,7 +8,8 @@ black or coloured; pips black, white, coloured or one colour per number; a bar, 
 with a brass spinner) laid apart, end to end in rows, side by side in grids or partly out of
 the frame, among face-down tiles, coins, boxes and train markers; then a camera (any
 rotation, top-down to about 45°), light (dim, warm, cool, one-sided, a shadow across the
-tiles), blur, noise and JPEG compression. The labels are exact: each tile's four corners
+tiles), blur, noise, what a phone's camera adds (a tone curve, saturation, vignetting, colour
+noise, sharpening) and JPEG compression. The labels are exact: each tile's four corners
 in the photo and its two halves.
 
 ``draw_scene(seed, size, highest)`` gives the pixels and the labels; ``make_photo`` a JPEG
@@ -647,7 +648,10 @@ def draw_scene(
             kernel = np.asarray(cv2.warpAffine(kernel, rot_k, (k, k)), np.float32)
             rgb = cv2.filter2D(rgb, -1, kernel / max(1e-6, kernel.sum()))
     noise = np.random.default_rng(seed).normal(0, rng.uniform(0.5, 2 if easy else 8), rgb.shape[:2] + (1,))
-    rgb = np.clip(rgb + noise.astype(np.float32), 0, 255).astype(np.uint8)
+    rgb = rgb + noise.astype(np.float32)
+    if not easy:
+        rgb = _camera(rgb, seed)
+    rgb = np.clip(rgb, 0, 255).astype(np.uint8)
     quality = rng.randint(85, 95) if easy else rng.randint(35, 95)
     return Scene(rgb, scene_tiles, quality, [_in_photo(rect, matrix) for rect in backs])
 
@@ -673,6 +677,39 @@ def _light(rgb: np.ndarray, rng: random.Random, easy: bool) -> np.ndarray:
         mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), rng.uniform(2, 0.05 * max(h, w))), np.float32)
         light = light * (1 - rng.uniform(0.3, 0.6) * mask)
     return np.asarray(rgb * light[:, :, None] * cast[None, None, :], np.float32)
+
+
+def _camera(rgb: np.ndarray, seed: int) -> np.ndarray:
+    """What a phone's camera does to a photo after the light: a tone curve (brighter shadows
+    or deeper ones, more contrast), colours more or less saturated, the corners darker
+    (vignetting), colour noise in blotches (the sensor's, smoothed), and sharpening, which
+    rings bright and dark around every edge and pip and sharpens the noise with them.
+    Drawn from a generator of its own, so a scene's tiles, table and light stay as the seed
+    drew them before this step was added."""
+    rng = random.Random(seed ^ 0x5CA3E7A)
+    h, w = rgb.shape[:2]
+    out = np.clip(rgb, 0, 255).astype(np.float32)
+    if rng.random() < 0.4:  # the tone curve: a gamma, then an S-curve of some strength
+        x = (out / 255.0) ** rng.uniform(0.7, 1.4)
+        bend = rng.uniform(0.0, 0.6)
+        out = 255.0 * (x + bend * (x - 0.5) * (1 - np.abs(2 * x - 1)))
+    if rng.random() < 0.4:  # saturation: washed out to vivid
+        grey = out.mean(axis=2, keepdims=True)
+        out = grey + (out - grey) * rng.uniform(0.5, 1.6)
+    if rng.random() < 0.3:  # vignetting
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        radius = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) / 0.5
+        out = out * (1 - rng.uniform(0.1, 0.45) * radius)[:, :, None]
+    if rng.random() < 0.3:  # colour noise: blotches a few pixels wide, in each channel apart
+        cell = rng.randint(2, 6)
+        small = np.random.default_rng(seed ^ 0xC0105).normal(
+            0, rng.uniform(2, 8), (h // cell + 1, w // cell + 1, 3)
+        )
+        out = out + cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.45:  # sharpening (an unsharp mask), as most phones apply it
+        sigma = rng.uniform(0.8, 2.5)
+        out = out + rng.uniform(0.3, 1.5) * (out - cv2.GaussianBlur(out, (0, 0), sigma))
+    return np.asarray(out, np.float32)
 
 
 def encode(scene: Scene) -> bytes:

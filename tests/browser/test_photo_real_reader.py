@@ -53,12 +53,15 @@ def test_the_api_reads_a_synthetic_photo(client, api, photo):
 
 
 @pytest.mark.browser
-def test_a_synthetic_photo_read_on_the_hands_page_is_booked(browser, live_server, live_app, photo):
+@pytest.mark.parametrize(("size", "lang"), [("tablet", "en"), ("phone", "hu")])
+def test_a_synthetic_photo_read_on_the_hands_page_is_booked(
+    browser, live_server, live_app, photo, size, lang
+):
     data, labels = photo
     game_id = create(live_app, game="mexican-train", players=["Ana", "Ben"], set=12, mode="scores")
-    context, page = new_context(browser, live_server, "tablet")
+    context, page = new_context(browser, live_server, size)
     try:
-        page.goto(f"/games/{game_id}/rounds/1/hands")
+        page.goto(f"/lang/{lang}?next=/games/{game_id}/rounds/1/hands")
         page.set_input_files(
             'input[data-photo-for="p0"]',
             files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": data}],
@@ -66,9 +69,13 @@ def test_a_synthetic_photo_read_on_the_hands_page_is_booked(browser, live_server
         page.wait_for_selector('[data-photo-panel][data-state="read"]')
         boxes = page.locator("[data-photo-boxes] .photo-box")
         assert sorted(b.get_attribute("data-tile") for b in boxes.all()) == labels
-        shoot(page, "hands-photo-real-reader-tablet-en")
+        shoot(page, f"hands-photo-real-reader-{size}-{lang}")
         page.fill("#p1", "out")
-        page.locator("form[data-hands] [type=submit]").first.click()
+        submit = page.locator("form[data-hands] [type=submit]").first
+        if size == "phone":
+            submit.tap()
+        else:
+            submit.click()
         page.wait_for_url(f"**/games/{game_id}")
     finally:
         context.close()
