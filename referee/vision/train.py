@@ -208,6 +208,108 @@ def counter_loss(output: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     return loss
 
 
+# -- going on from the shipped networks ---------------------------------------------------------
+# The ONNX files the app loads are all a fresh clone has of the trained networks (their
+# weights.pt is not shipped). The export folded each batch norm into the convolution before
+# it (W' = W * g / s, b' = beta - mean * g / s); any norm whose statistics and scale undo
+# that again gives back the same network, exactly as read. Its statistics are measured on
+# training photos, so that the first training steps (which normalise by each batch's own)
+# start near the network as shipped.
+
+
+def _conv_and_norm(net: nn.Module) -> list[tuple[nn.Conv2d, nn.BatchNorm2d | None]]:
+    """Each convolution in the order the network runs them (as the export writes them), with
+    the batch norm after it where there is one."""
+    norm_after: dict[nn.Conv2d, nn.BatchNorm2d] = {}
+    for module in net.modules():
+        if (
+            isinstance(module, nn.Sequential)
+            and len(module) > 1
+            and isinstance(module[0], nn.Conv2d)
+            and isinstance(module[1], nn.BatchNorm2d)
+        ):
+            norm_after[module[0]] = module[1]
+    return [(m, norm_after.get(m)) for m in net.modules() if isinstance(m, nn.Conv2d)]
+
+
+def _from_onnx(net: nn.Module, path: Path, examples: torch.Tensor) -> None:
+    import onnx
+    import onnxruntime as ort
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    saved = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    pairs = _conv_and_norm(net)
+    if len(convs) != len(pairs):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
+    state = net.state_dict()
+    with torch.no_grad():
+        for name, value in saved.items():  # the linear layers keep their names
+            if name in state and state[name].shape == value.shape:
+                state[name].copy_(value)
+        folded: list[tuple[nn.Conv2d, nn.BatchNorm2d, torch.Tensor]] = []
+        for node, (module, norm) in zip(convs, pairs, strict=True):
+            weight = saved[node.input[1]]
+            bias = saved[node.input[2]] if len(node.input) > 2 else torch.zeros(weight.shape[0])
+            if weight.shape != module.weight.shape:
+                raise ValueError(
+                    f"{path}: a convolution of {tuple(weight.shape)} where {tuple(module.weight.shape)} runs"
+                )
+            module.weight.copy_(weight)
+            if norm is None:
+                module.bias.copy_(bias)
+            else:
+                folded.append((module, norm, bias))
+                norm.running_mean.zero_()  # first a norm that changes nothing: the folded network
+                norm.running_var.fill_(1.0 - norm.eps)
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+        # run once on training photos, each convolution's output (without its bias) measured
+        net.eval()
+        measured: dict[nn.Module, tuple[torch.Tensor, torch.Tensor]] = {}
+        hooks = [
+            module.register_forward_hook(
+                lambda m, _i, out: measured.__setitem__(
+                    m, (out.mean((0, 2, 3)), out.var((0, 2, 3), correction=0))
+                )
+            )
+            for module, _norm, _bias in folded
+        ]
+        net(examples)
+        for hook in hooks:
+            hook.remove()
+        for module, norm, bias in folded:  # the same network, normalised by what it measured
+            mean, var = measured[module]
+            assert (
+                norm.running_mean is not None and norm.running_var is not None
+            )  # tracked, as conv() makes them
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.copy_(bias + mean)
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name  # the finder's file reads one photo at a time
+        want = np.concatenate([session.run(None, {name: one[None].numpy()})[0] for one in examples])
+        got = net(examples).numpy()
+    scale = float(np.abs(want).max()) + 1e-6
+    if float(np.abs(got - want).max()) > 1e-3 * scale:
+        raise ValueError(f"{path}: the networks rebuilt do not say what the file says")
+
+
+def networks_from_onnx(folder: Path, examples: int = 4) -> tuple[Finder, Counter]:
+    """The finder and the counter of ``folder``'s ONNX files as trainable PyTorch networks that
+    say exactly what the files say (checked against onnxruntime on ``examples`` training photos)."""
+    scenes = [scene_for(seed) for seed in range(examples)]
+    images = torch.from_numpy(np.stack([finder_example(scene, factor)[0] for scene, factor in scenes]))
+    crops = np.concatenate([np.stack(counter_examples(scene, random.Random(1))[0]) for scene, _f in scenes])
+    crops_in = torch.from_numpy(np.ascontiguousarray(g.normalise(crops).transpose(0, 3, 1, 2)))
+    finder, counter = Finder(), Counter()
+    _from_onnx(finder, folder / "finder.onnx", images)
+    _from_onnx(counter, folder / "counter.onnx", crops_in)
+    return finder, counter
+
+
 # -- training, measuring, writing ------------------------------------------------------------
 
 
@@ -216,9 +318,12 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     finder, counter = Finder(), Counter()
     if args.resume is not None:  # go on from networks trained before (their weights.pt)
-        saved = torch.load(args.resume, map_location="cpu")
-        finder.load_state_dict(saved["finder"])
-        counter.load_state_dict(saved["counter"])
+        if args.resume.is_dir():  # a folder of ONNX files: the shipped networks, rebuilt
+            finder, counter = networks_from_onnx(args.resume)
+        else:
+            saved = torch.load(args.resume, map_location="cpu")
+            finder.load_state_dict(saved["finder"])
+            counter.load_state_dict(saved["counter"])
     finder, counter = finder.to(device), counter.to(device)
     # --counter-only: the finder is kept as it is, and only the counter learns (a step costs
     # a fraction of a joint one, so a CPU can show the counter many more tiles)
@@ -390,11 +495,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="steps from each batch, the later ones turned and relit (1)"
     )
-    parser.add_argument("--resume", type=Path, default=None, help="a weights.pt to go on from")
+    parser.add_argument(
+        "--resume", type=Path, default=None,
+        help="go on from a weights.pt, or from a folder's ONNX files (referee/vision/models: the shipped networks)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
     if args.counter_only and args.resume is None:
-        parser.error("--counter-only goes on from trained networks: give --resume weights.pt")
+        parser.error(
+            "--counter-only goes on from trained networks: give --resume weights.pt or a models folder"
+        )
     started = time.monotonic()
     finder, counter = train(args)
     export(finder, counter, args.out)
