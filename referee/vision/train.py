@@ -29,7 +29,15 @@ from torch import nn
 
 from referee.vision import geometry as g
 from referee.vision.examples import VALIDATION_SEED, counter_examples, finder_example, scene_for
-from referee.vision.model import MODELS, TILE_THRESHOLDS, Settings, read_rgb, sure_threshold, tile_threshold
+from referee.vision.model import (
+    MODELS,
+    TILE_THRESHOLDS,
+    Settings,
+    read_rgb,
+    reads_by_tile_threshold,
+    sure_threshold,
+    tile_threshold,
+)
 from referee.vision.scenes import labelled
 
 # -- the networks --------------------------------------------------------------------------
@@ -430,16 +438,18 @@ def _match(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
     return pairs
 
 
-def choose_tile_threshold(reader_finder: Any, reader_counter: Any, count: int) -> float:
+def choose_tile_threshold(
+    reader_finder: Any, reader_counter: Any, count: int
+) -> tuple[float, dict[str, tuple[int, int]]]:
     """The counter's least probability of a tile (``model.tile_threshold``), chosen on the
-    ``count`` validation scenes read at the lowest one."""
+    ``count`` validation scenes read at the lowest one, and the reads it chose from."""
     lowest = Settings(tile_threshold=TILE_THRESHOLDS[0])
     reads: list[tuple[float, bool]] = []
     for i in range(count):
         scene, _factor = scene_for(VALIDATION_SEED + i)
         found = read_rgb(scene.rgb, 18, reader_finder, reader_counter, lowest)
         reads += [(item.tile_probability, tile is not None) for item, tile in _match(found, scene.tiles)]
-    return tile_threshold(reads)
+    return tile_threshold(reads), reads_by_tile_threshold(reads)
 
 
 def validate(reader_finder: Any, reader_counter: Any, count: int, settings: Settings) -> dict[str, Any]:
@@ -488,6 +498,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes drawing photos (2)")
     parser.add_argument("--seed", type=int, default=1, help="the training photos' seed (1)")
     parser.add_argument("--validation", type=int, default=100, help="validation photos (100)")
+    parser.add_argument(
+        "--threshold-scenes", type=int, default=300,
+        help="validation photos the tile threshold is chosen on (300: 0.2 %% of a few hundred reads is one tile)",
+    )  # fmt: skip
     parser.add_argument("--minutes", type=float, default=0, help="stop after this many minutes (0: by steps)")
     parser.add_argument(
         "--counter-only", action="store_true", help="train the counter alone, the finder as resumed"
@@ -518,8 +532,11 @@ def main(argv: list[str] | None = None) -> None:
 
     load.cache_clear()
     reader = load(args.out)
-    chosen = choose_tile_threshold(reader.finder, reader.counter, args.validation)
+    chosen, chosen_from = choose_tile_threshold(reader.finder, reader.counter, args.threshold_scenes)
     figures = validate(reader.finder, reader.counter, args.validation, Settings(tile_threshold=chosen))
+    # on how many scenes, and at each threshold the tiles read and of them where no tile lies
+    figures["threshold_scenes"] = args.threshold_scenes
+    figures["reads_by_tile_threshold"] = chosen_from
     settings = {"tile_threshold": chosen, "sure_threshold": figures["sure_threshold"]}
     meta = {
         "settings": settings,

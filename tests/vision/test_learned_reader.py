@@ -25,7 +25,7 @@ from referee.vision import geometry as g
 from referee.vision.decode import decode
 from referee.vision.examples import counter_examples, finder_example, scene_for
 from referee.vision.learned import read_learned
-from referee.vision.model import MODELS, TILE_THRESHOLDS, VIEWS, load, tile_threshold
+from referee.vision.model import MODELS, TILE_THRESHOLDS, VIEWS, load, reads_by_tile_threshold, tile_threshold
 from referee.vision.scenes import LAYOUTS, NUMBER_COLOURS, draw_face, draw_scene, draw_style, encode, labelled
 
 
@@ -165,6 +165,16 @@ def test_the_tile_threshold_is_the_lowest_that_reads_few_tiles_where_none_lies(
     reads: list[tuple[float, bool]], chosen: float
 ) -> None:
     assert tile_threshold(reads) == chosen
+
+
+def test_the_reads_the_tile_threshold_chose_from_are_counted_at_each_threshold() -> None:
+    reads = [(0.55, True), (0.99, True), (0.65, False), (0.75, False), (0.97, False)]
+    table = reads_by_tile_threshold(reads)
+    assert list(table) == [f"{t:g}" for t in TILE_THRESHOLDS]
+    assert table["0.5"] == (5, 3)
+    assert table["0.7"] == (3, 2)
+    assert table["0.8"] == (2, 1)
+    assert table["0.95"] == (2, 1)
 
 
 def test_the_shipped_tile_threshold_is_one_the_training_chooses_from() -> None:
