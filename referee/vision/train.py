@@ -289,9 +289,8 @@ def _from_onnx(net: nn.Module, path: Path, examples: torch.Tensor) -> None:
             hook.remove()
         for module, norm, bias in folded:  # the same network, normalised by what it measured
             mean, var = measured[module]
-            assert (
-                norm.running_mean is not None and norm.running_var is not None
-            )  # tracked, as conv() makes them
+            # conv() makes norms that track their statistics
+            assert norm.running_mean is not None and norm.running_var is not None
             norm.running_mean.copy_(mean)
             norm.running_var.copy_(var)
             norm.weight.copy_(torch.sqrt(var + norm.eps))
@@ -325,7 +324,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     torch.manual_seed(args.seed)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     finder, counter = Finder(), Counter()
-    if args.resume is not None:  # go on from networks trained before (their weights.pt)
+    if args.resume is not None:  # go on from networks trained before
         if args.resume.is_dir():  # a folder of ONNX files: the shipped networks, rebuilt
             finder, counter = networks_from_onnx(args.resume)
         else:
