@@ -136,9 +136,8 @@ def tile_threshold(reads: list[tuple[float, bool]], most_phantoms: float = 0.002
     lowest threshold, and whether a tile lies there; the highest when none is low enough).
     A tile read where none lies adds a stranger's pips to a hand, the error the reading most
     wants to avoid: the training pays for fewer of them with a few missed tiles."""
-    for threshold in TILE_THRESHOLDS:
-        kept = [on_a_tile for p, on_a_tile in reads if p >= threshold]
-        if kept and kept.count(False) / len(kept) <= most_phantoms:
+    for threshold, (kept, phantoms) in zip(TILE_THRESHOLDS, _counted(reads), strict=True):
+        if kept and phantoms / kept <= most_phantoms:
             return threshold
     return TILE_THRESHOLDS[-1]
 
@@ -147,13 +146,15 @@ def reads_by_tile_threshold(reads: list[tuple[float, bool]]) -> dict[str, tuple[
     """What ``tile_threshold`` chose from: at each of ``TILE_THRESHOLDS``, the tiles read and
     how many of them lie where no tile is. Kept beside the choice because a share of 0.2 % of a
     few hundred reads is one tile, and one tile more or less moves the threshold a step."""
-    return {
-        f"{threshold:g}": (
-            sum(p >= threshold for p, _on in reads),
-            sum(p >= threshold and not on_a_tile for p, on_a_tile in reads),
-        )
-        for threshold in TILE_THRESHOLDS
-    }
+    return {f"{t:g}": counts for t, counts in zip(TILE_THRESHOLDS, _counted(reads), strict=True)}
+
+
+def _counted(reads: list[tuple[float, bool]]) -> list[tuple[int, int]]:
+    """At each of ``TILE_THRESHOLDS``: the tiles kept, and of them those where no tile lies."""
+    return [
+        (sum(p >= t for p, _on in reads), sum(p >= t and not on_a_tile for p, on_a_tile in reads))
+        for t in TILE_THRESHOLDS
+    ]
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
