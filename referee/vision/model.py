@@ -3,7 +3,8 @@ each sees and says), run with onnxruntime on the CPU. The networks' files ship i
 ``referee/vision/models/``; ``python -m referee.vision.train`` makes them (docs/VISION.md).
 
 A reading: the finder marks tiles on the reduced photo, seen four ways (turned a quarter at a
-time: ``geometry.FINDER_VIEWS``) with its answers joined; each mark is cut out of the photo
+time: ``geometry.FINDER_VIEWS``) with its answers joined, and looks again at the photo's
+larger size where it marked small tiles (the second look, below); each mark is cut out of the photo
 at the analysis size, turned level and shown to the counter four times (as it lies, turned
 half a turn, and mirrored both ways: a photo mirrored or turned reads the same by
 construction), whose answers are averaged. A tile is kept when the counter says it is a
@@ -45,6 +46,24 @@ VIEWS: tuple[tuple[tuple[int, int, int, int], bool], ...] = (
 # pattern raises hundreds of weak marks; a photo of a hand or of the trains holds far fewer tiles.
 MOST_MARKS = 64
 
+# The second look. The finder sees the photo at 640 px on its longer side, where a tile
+# narrower than SMALL_TILE of that side is under 19 px across: it is marked, but often with
+# the wrong direction or ends, and the counter then rightly says no tile (synthetic photos of
+# 2,560 px with tiles 2 to 5 % of their shorter side wide: 90 % of the tiles read).
+# Where the first look marks such a tile and the photo has pixels the finder did not see (at
+# least SECOND_LOOK_LEAST_SIDE on its longer side: on a photo only enlarged, the finder finds
+# tiny tiles in the table's grain), the finder looks again at up to SECOND_LOOK_SIDE, and its
+# marks of small tiles join the first look's (the counter keeps the surer of two marks on one
+# tile). Both the small mark that calls for it and the second look's marks must be at least
+# SECOND_LOOK_FIND_THRESHOLD sure: at twice the resolution a table's grain and print show more
+# that looks like a tiny tile. A mark narrower than SECOND_LOOK_LEAST_WIDTH pixels of the photo
+# has too few pixels to count pips on and is not shown to the counter.
+SMALL_TILE = 0.03
+SECOND_LOOK_SIDE = 1280
+SECOND_LOOK_LEAST_SIDE = 960
+SECOND_LOOK_LEAST_WIDTH = 10
+SECOND_LOOK_FIND_THRESHOLD = 0.4
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -68,16 +87,22 @@ def read_rgb(
     rgb: np.ndarray, highest: int, finder: Network, counter: Network, settings: Settings
 ) -> list[Found]:
     """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``."""
-    image, factors = g.finder_input(rgb)
-    output = g.joined_views(
-        [g.finder_output_back(finder(g.finder_view(image, view))[0], view) for view in g.FINDER_VIEWS]
-    )
-    marks = g.peaks(output, settings.find_threshold)
-    candidates = [
-        g.to_photo(g.corners_of(cx, cy, ln, wd, angle), factors)
-        for _s, cx, cy, ln, wd, angle in marks[:MOST_MARKS]
-    ]
-    candidates = [c for c in candidates if float(np.linalg.norm(c[1] - c[0])) >= 6]
+    longer = max(rgb.shape[:2])
+    marks = _marks(rgb, finder, g.FINDER_SIDE, settings.find_threshold)
+    small = SMALL_TILE * longer
+    surer = max(SECOND_LOOK_FIND_THRESHOLD, settings.find_threshold)
+    if longer >= SECOND_LOOK_LEAST_SIDE and any(
+        width < small and score >= surer for score, _c, width in marks[:MOST_MARKS]
+    ):
+        # the second look: small tiles are found again where the photo has their pixels
+        side = min(SECOND_LOOK_SIDE, longer // g.SIDE_STEP * g.SIDE_STEP)
+        closer = _marks(rgb, finder, side, surer)
+        marks = sorted(
+            marks + [mark for mark in closer if SECOND_LOOK_LEAST_WIDTH <= mark[2] < small],
+            key=lambda mark: mark[0],
+            reverse=True,
+        )
+    candidates = [c for _s, c, _w in marks[:MOST_MARKS] if float(np.linalg.norm(c[1] - c[0])) >= 6]
     if not candidates:
         return []
     crops = np.stack([g.crop(rgb, corners[list(order)]) for corners in candidates for order, _swap in VIEWS])
@@ -109,6 +134,22 @@ def read_rgb(
         if all(g.overlap(item.corners, other.corners) < settings.same_tile for other in kept):
             kept.append(item)
     return kept
+
+
+def _marks(
+    rgb: np.ndarray, finder: Network, side: int, threshold: float
+) -> list[tuple[float, np.ndarray, float]]:
+    """The finder's marks on ``rgb`` reduced to ``side`` on its longer side and seen the four
+    ways of ``geometry.FINDER_VIEWS``, surest first: each one's score, and its tile's corners
+    and width in ``rgb``'s pixels."""
+    image, factors = g.finder_input(rgb, side)
+    output = g.joined_views(
+        [g.finder_output_back(finder(g.finder_view(image, view))[0], view) for view in g.FINDER_VIEWS]
+    )
+    return [
+        (score, g.to_photo(g.corners_of(cx, cy, length, width, angle), factors), width * factors[0])
+        for score, cx, cy, length, width, angle in g.peaks(output, threshold)
+    ]
 
 
 def sure_threshold(scored: list[tuple[float, bool]], precision: float = 0.995) -> float:

@@ -240,8 +240,12 @@ import numpy as np
 from PIL import Image
 from referee.vision.decode import decode
 from referee.vision.learned import read_learned
+from referee.vision import model
 from referee.vision.model import load
 load()
+sides = []
+marks = model._marks
+model._marks = lambda rgb, finder, side, threshold: sides.append(side) or marks(rgb, finder, side, threshold)
 read_learned(decode(open(sys.argv[1], "rb").read()), 12)  # warm: buffers of a first run
 rest = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for path in sys.argv[1:]:
@@ -250,6 +254,7 @@ for path in sys.argv[1:]:
     except Exception as error:
         print("refused", type(error).__name__)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print("finder sides", sorted(set(sides)))
 print((peak - rest) // 1024)
 """
 
@@ -263,13 +268,17 @@ def test_one_read_stays_within_300_mb_whatever_the_file_claims(tmp_path: Path) -
     out = io.BytesIO()
     Image.new("RGBA", (7000, 7000), (0, 0, 0, 0)).save(out, format="PNG")
     clear.write_bytes(out.getvalue())
+    # small tiles on a large photo: the finder's second look at 1280 px, its largest input
+    small_tiles = tmp_path / "small_tiles.jpg"
+    small_tiles.write_bytes(encode(draw_scene(525, (2560, 1920), highest=12, tile_width=(0.02, 0.05))))
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
-        [sys.executable, "-c", _MEMORY_PROBE, str(photo), str(clear)],
+        [sys.executable, "-c", _MEMORY_PROBE, str(photo), str(clear), str(small_tiles)],
         capture_output=True, text=True, cwd=root, timeout=300, check=True,
     )  # fmt: skip
     grown_mb = int(result.stdout.strip().splitlines()[-1])
     assert grown_mb <= 300, result.stdout
+    assert "finder sides [640, 1280]" in result.stdout
 
 
 @pytest.mark.parametrize(("turned", "rows_along", "rows_across"), [(False, 2, 3), (True, 3, 2)])
@@ -369,18 +378,25 @@ def test_a_photo_turned_a_quarter_is_read_the_same(seed: int, quarters: int) -> 
         assert abs(c - c2) <= 0.01
 
 
-def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks() -> None:
+@pytest.mark.parametrize(("height", "width", "looks"), [(480, 640, 1), (960, 1280, 2)])
+def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
+    height: int, width: int, looks: int
+) -> None:
     """A patterned table may light hundreds of cells weakly: only the surest ``MOST_MARKS``
-    are counted, so one photo's reading stays bounded in time (each mark: four crops)."""
+    are counted, so one photo's reading stays bounded in time (each mark: four crops), with
+    the second look's marks as without them (on the larger photo the marks are small enough
+    to call for it)."""
     from referee.vision.model import MOST_MARKS, Settings, read_rgb
 
     shown: list[int] = []
+    sides: set[int] = set()
 
     def finder_seeing_tiles_everywhere(image: np.ndarray) -> np.ndarray:
+        sides.add(max(image.shape[2:]))
         h, w = image.shape[2] // g.STRIDE, image.shape[3] // g.STRIDE
         out = np.zeros((1, g.FINDER_CHANNELS, h, w), np.float32)
         out[0, g.HEAT] = -9.0
-        out[0, g.HEAT, 1::3, 1::3] = 0.0  # a weak mark every third cell: hundreds of them
+        out[0, g.HEAT, 1::3, 1::3] = 0.0  # a mark of score 0.5 every third cell: hundreds of them
         out[0, g.LOG_LENGTH], out[0, g.LOG_WIDTH] = np.log(24 / g.SIZE_UNIT), np.log(12 / g.SIZE_UNIT)
         out[0, g.COS] = 1.0
         return out
@@ -389,9 +405,99 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks() -
         shown.append(len(crops))
         return np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
 
-    rgb = np.full((480, 640, 3), 128, np.uint8)
+    rgb = np.full((height, width, 3), 128, np.uint8)
     read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter, Settings())
     assert shown == [MOST_MARKS * len(VIEWS)]
+    assert len(sides) == looks
+
+
+def _mark(score: float, x: float, width: float) -> tuple[float, np.ndarray, float]:
+    """A finder's mark as ``model._marks`` gives it: a level tile twice as long as wide."""
+    return (score, g.corners_of(x, 200.0, 2 * width, width, 0.0), width)
+
+
+# what the finder marks on a photo of 1280 px at each side it sees the photo at: on the first
+# look (640) a small tile, 20 px of the photo wide (under 3 % of 1280: small), and a large one;
+# on the second look (1280) the small tile again, a mark too narrow to count pips on, a weak
+# mark, and the large tile again (not small: the first look's mark of it is kept alone)
+_MARKS_OF_A_SMALL_AND_A_LARGE_TILE = {
+    640: [_mark(0.9, 100, 80), _mark(0.8, 300, 20)],
+    1280: [_mark(0.9, 100, 80), _mark(0.9, 300, 20), _mark(0.9, 500, 8), _mark(0.3, 700, 20)],
+}
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "first_look_small_score", "looks", "marks_counted"),
+    [
+        # the photo has more pixels than the finder's 640 and a small tile is marked: the
+        # second look's mark of it joins the first look's two (the narrow and weak ones do not)
+        (960, 1280, 0.8, [640, 1280], 3),
+        # the same marks on a photo with no more pixels than the finder saw: one look
+        (600, 800, 0.8, [640], 2),
+        # the small mark is weaker than the second look asks of a mark: one look
+        (960, 1280, 0.3, [640], 2),
+    ],
+)
+def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_see(
+    monkeypatch: pytest.MonkeyPatch,
+    height: int,
+    width: int,
+    first_look_small_score: float,
+    looks: list[int],
+    marks_counted: int,
+) -> None:
+    from referee.vision import model
+    from referee.vision.model import Settings, read_rgb
+
+    marks = dict(_MARKS_OF_A_SMALL_AND_A_LARGE_TILE)
+    marks[640] = [marks[640][0], _mark(first_look_small_score, 300, 20)]
+    sides: list[int] = []
+
+    def finder_marks(_rgb: np.ndarray, _finder: object, side: int, threshold: float) -> list[object]:
+        sides.append(side)
+        return [mark for mark in marks[side] if mark[0] >= threshold]
+
+    shown: list[int] = []
+
+    def counter(crops: np.ndarray) -> np.ndarray:
+        shown.append(len(crops))
+        return np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+
+    monkeypatch.setattr(model, "_marks", finder_marks)
+    read_rgb(np.zeros((height, width, 3), np.uint8), 12, lambda image: image, counter, Settings())
+    assert sides == looks
+    assert shown == [marks_counted * len(VIEWS)]
+
+
+def _small_tiles_photo(seed: int) -> tuple[bytes, Counter[str]]:
+    """A 2,560 x 1,920 photo of tiles 2 to 5 % of its shorter side wide, and its labels."""
+    scene = draw_scene(seed, (2560, 1920), highest=12, tile_width=(0.02, 0.05))
+    return encode(scene), Counter(str(t.tile) for t in labelled(scene))
+
+
+@pytest.mark.parametrize("seed", [517, 525])
+def test_small_tiles_on_a_large_photo_are_read_at_the_second_look(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    from referee.vision import model
+
+    data, want = _small_tiles_photo(seed)
+    read = Counter(str(t.tile) for t in read_learned(decode(data), 12).tiles)
+    assert read & want == want, (read, want)
+    monkeypatch.setattr(model, "SECOND_LOOK_LEAST_SIDE", 10**9)
+    first_look_only = Counter(str(t.tile) for t in read_learned(decode(data), 12).tiles)
+    assert sum((first_look_only & want).values()) < sum(want.values()), "the first look alone misreads"
+
+
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_a_photo_of_small_tiles_turned_a_quarter_is_read_the_same(quarters: int) -> None:
+    """The second look sees the photo the same four ways as the first: still read the same
+    however the phone was held."""
+    scene = draw_scene(525, (2560, 1920), highest=12, tile_width=(0.02, 0.05))
+    as_is = read_learned(decode(_png(scene.rgb)), 12)
+    turned = read_learned(decode(_png(np.ascontiguousarray(np.rot90(scene.rgb, quarters)))), 12)
+    assert len(as_is.tiles) >= 8
+    assert sorted(str(t.tile) for t in turned.tiles) == sorted(str(t.tile) for t in as_is.tiles)
 
 
 def test_a_view_reaching_beyond_the_drawn_table_shows_bare_table_not_mirrored_tiles() -> None:
