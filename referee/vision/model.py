@@ -4,10 +4,10 @@ each sees and says), run with onnxruntime on the CPU. The networks' files ship i
 
 A reading: the finder marks tiles on the reduced photo, seen four ways (turned a quarter at a
 time: ``geometry.FINDER_VIEWS``) with its answers joined, and looks again at the photo's
-larger size where it marked small tiles (the second look, below); each mark is cut out of the photo
-at the analysis size, turned level and shown to the counter four times (as it lies, turned
-half a turn, and mirrored both ways: a photo mirrored or turned reads the same by
-construction), whose answers are averaged. A tile is kept when the counter says it is a
+larger size where it marked small tiles (the second look, below); each mark is cut out of
+the photo at the analysis size, turned level and shown to the counter four times (as it
+lies, turned half a turn, and mirrored both ways: a photo mirrored or turned reads the same
+by construction), whose answers are averaged. A tile is kept when the counter says it is a
 face-up tile, at least as surely as the tile threshold the training chose; its confidence is
 how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
 the threshold measured on synthetic photos the networks never trained on (both thresholds in

@@ -26,7 +26,16 @@ from referee.vision.decode import decode
 from referee.vision.examples import counter_examples, finder_example, scene_for
 from referee.vision.learned import read_learned
 from referee.vision.model import MODELS, TILE_THRESHOLDS, VIEWS, load, reads_by_tile_threshold, tile_threshold
-from referee.vision.scenes import LAYOUTS, NUMBER_COLOURS, draw_face, draw_scene, draw_style, encode, labelled
+from referee.vision.scenes import (
+    LAYOUTS,
+    NUMBER_COLOURS,
+    Scene,
+    draw_face,
+    draw_scene,
+    draw_style,
+    encode,
+    labelled,
+)
 
 
 def _png(rgb: np.ndarray) -> bytes:
@@ -270,7 +279,7 @@ def test_one_read_stays_within_300_mb_whatever_the_file_claims(tmp_path: Path) -
     clear.write_bytes(out.getvalue())
     # small tiles on a large photo: the finder's second look at 1280 px, its largest input
     small_tiles = tmp_path / "small_tiles.jpg"
-    small_tiles.write_bytes(encode(draw_scene(525, (2560, 1920), highest=12, tile_width=(0.02, 0.05))))
+    small_tiles.write_bytes(encode(_small_tiles_scene(525)))
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
         [sys.executable, "-c", _MEMORY_PROBE, str(photo), str(clear), str(small_tiles)],
@@ -416,14 +425,10 @@ def _mark(score: float, x: float, width: float) -> tuple[float, np.ndarray, floa
     return (score, g.corners_of(x, 200.0, 2 * width, width, 0.0), width)
 
 
-# what the finder marks on a photo of 1280 px at each side it sees the photo at: on the first
-# look (640) a small tile, 20 px of the photo wide (under 3 % of 1280: small), and a large one;
-# on the second look (1280) the small tile again, a mark too narrow to count pips on, a weak
-# mark, and the large tile again (not small: the first look's mark of it is kept alone)
-_MARKS_OF_A_SMALL_AND_A_LARGE_TILE = {
-    640: [_mark(0.9, 100, 80), _mark(0.8, 300, 20)],
-    1280: [_mark(0.9, 100, 80), _mark(0.9, 300, 20), _mark(0.9, 500, 8), _mark(0.3, 700, 20)],
-}
+# what the finder marks on the second look (1280 px) of a photo of 1280 px: the small tile
+# again, a mark too narrow to count pips on, a weak mark, and the large tile again (not small:
+# only the first look's mark of it counts)
+_SECOND_LOOK_MARKS = [_mark(0.9, 100, 80), _mark(0.9, 300, 20), _mark(0.9, 500, 8), _mark(0.3, 700, 20)]
 
 
 @pytest.mark.parametrize(
@@ -449,8 +454,8 @@ def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_s
     from referee.vision import model
     from referee.vision.model import Settings, read_rgb
 
-    marks = dict(_MARKS_OF_A_SMALL_AND_A_LARGE_TILE)
-    marks[640] = [marks[640][0], _mark(first_look_small_score, 300, 20)]
+    # the first look (640): a large tile, and a small one 20 px of the photo wide (under 3 % of 1280)
+    marks = {640: [_mark(0.9, 100, 80), _mark(first_look_small_score, 300, 20)], 1280: _SECOND_LOOK_MARKS}
     sides: list[int] = []
 
     def finder_marks(_rgb: np.ndarray, _finder: object, side: int, threshold: float) -> list[object]:
@@ -469,10 +474,9 @@ def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_s
     assert shown == [marks_counted * len(VIEWS)]
 
 
-def _small_tiles_photo(seed: int) -> tuple[bytes, Counter[str]]:
-    """A 2,560 x 1,920 photo of tiles 2 to 5 % of its shorter side wide, and its labels."""
-    scene = draw_scene(seed, (2560, 1920), highest=12, tile_width=(0.02, 0.05))
-    return encode(scene), Counter(str(t.tile) for t in labelled(scene))
+def _small_tiles_scene(seed: int) -> Scene:
+    """A 2,560 x 1,920 photo of tiles 2 to 5 % of its shorter side wide."""
+    return draw_scene(seed, (2560, 1920), highest=12, tile_width=(0.02, 0.05))
 
 
 @pytest.mark.parametrize("seed", [517, 525])
@@ -481,7 +485,8 @@ def test_small_tiles_on_a_large_photo_are_read_at_the_second_look(
 ) -> None:
     from referee.vision import model
 
-    data, want = _small_tiles_photo(seed)
+    scene = _small_tiles_scene(seed)
+    data, want = encode(scene), Counter(str(t.tile) for t in labelled(scene))
     read = Counter(str(t.tile) for t in read_learned(decode(data), 12).tiles)
     assert read & want == want, (read, want)
     monkeypatch.setattr(model, "SECOND_LOOK_LEAST_SIDE", 10**9)
@@ -493,7 +498,7 @@ def test_small_tiles_on_a_large_photo_are_read_at_the_second_look(
 def test_a_photo_of_small_tiles_turned_a_quarter_is_read_the_same(quarters: int) -> None:
     """The second look sees the photo the same four ways as the first: still read the same
     however the phone was held."""
-    scene = draw_scene(525, (2560, 1920), highest=12, tile_width=(0.02, 0.05))
+    scene = _small_tiles_scene(525)
     as_is = read_learned(decode(_png(scene.rgb)), 12)
     turned = read_learned(decode(_png(np.ascontiguousarray(np.rot90(scene.rgb, quarters)))), 12)
     assert len(as_is.tiles) >= 8
