@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from referee.vision import geometry as g
+from referee.vision import scenes as scene_drawing
 from referee.vision.examples import VALIDATION_SEED, counter_examples, finder_example, scene_for
 from referee.vision.model import (
     MODELS,
@@ -111,10 +112,11 @@ class Counter(nn.Module):  # type: ignore[misc]
 class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
     """Training examples drawn from seeds ``start``, ``start + stride`` …: one scene each."""
 
-    def __init__(self, seed: int, counter_only: bool = False) -> None:
-        self.seed, self.counter_only = seed, counter_only
+    def __init__(self, seed: int, counter_only: bool = False, other_makers: float = 0.0) -> None:
+        self.seed, self.counter_only, self.other_makers = seed, counter_only, other_makers
 
     def __iter__(self) -> Any:
+        scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
         info = torch.utils.data.get_worker_info()
         worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
         index = worker
@@ -337,7 +339,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     params = list(counter.parameters()) + ([] if args.counter_only else list(finder.parameters()))
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.counter_only), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
         persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
     )  # fmt: skip
     start = time.monotonic()
@@ -512,8 +514,14 @@ def main(argv: list[str] | None = None) -> None:
         "--resume", type=Path, default=None,
         help="go on from a weights.pt, or from a folder's ONNX files (referee/vision/models: the shipped networks)",
     )  # fmt: skip
+    parser.add_argument(
+        "--other-makers", action="store_true",
+        help="draw half the sets, training and validation alike, in another maker's arrangement of the numbers above six",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
+    if args.other_makers:
+        scene_drawing.OTHER_MAKERS_SHARE = 0.5
     if args.counter_only and args.resume is None:
         parser.error(
             "--counter-only goes on from trained networks: give --resume weights.pt or a models folder"
@@ -540,7 +548,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "other_makers": args.other_makers, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },
