@@ -355,6 +355,16 @@ def test_a_set_prints_its_six_either_way_round(turned: bool, rows_along: int, ro
     assert places(pips[:, 1]) == rows_across
 
 
+def _read_one_tile(face: np.ndarray, highest: int) -> list[str]:
+    """The tiles read on a photo of ``face`` (RGBA, from ``draw_face``) alone on a plain table."""
+    photo = np.zeros((600, 800, 3), np.uint8)
+    photo[:] = (40, 90, 60)
+    alpha = face[:, :, 3:4] / 255.0
+    place = photo[245 : 245 + face.shape[0], 290 : 290 + face.shape[1]]
+    place[:] = (face[:, :, :3] * alpha + place * (1 - alpha)).astype(np.uint8)
+    return [str(t.tile) for t in read_learned(decode(_png(photo)), highest).tiles]
+
+
 @pytest.mark.parametrize("halves", [(6, 3), (7, 2), (6, 6), (12, 7), (10, 5)])
 @pytest.mark.parametrize("force", ["black", "white", "colour"])
 def test_a_number_printed_either_way_round_is_read_the_same(halves: tuple[int, int], force: str) -> None:
@@ -363,12 +373,7 @@ def test_a_number_printed_either_way_round_is_read_the_same(halves: tuple[int, i
     for turned in (False, True):
         style = dataclasses.replace(draw_style(random.Random(5), 12, force=force), quarter_turned=turned)
         face = draw_face(halves, style, 110, random.Random(2))
-        photo = np.zeros((600, 800, 3), np.uint8)
-        photo[:] = (40, 90, 60)
-        alpha = face[:, :, 3:4] / 255.0
-        place = photo[245 : 245 + face.shape[0], 290 : 290 + face.shape[1]]
-        place[:] = (face[:, :, :3] * alpha + place * (1 - alpha)).astype(np.uint8)
-        read.append([str(t.tile) for t in read_learned(decode(_png(photo)), 12).tiles])
+        read.append(_read_one_tile(face, 12))
     want = f"{min(halves)}-{max(halves)}"
     assert read == [[want], [want]]
 
@@ -387,12 +392,7 @@ def test_another_makers_arrangement_of_a_number_is_counted() -> None:
         style = dataclasses.replace(draw_style(random.Random(5), 18, force="black"), arrangement=arrangement)
         for halves in ((8, 3), (10, 5), (11, 4), (13, 2), (14, 6), (17, 9)):
             face = draw_face(halves, style, 110, random.Random(2))
-            photo = np.zeros((600, 800, 3), np.uint8)
-            photo[:] = (40, 90, 60)
-            alpha = face[:, :, 3:4] / 255.0
-            place = photo[245 : 245 + face.shape[0], 290 : 290 + face.shape[1]]
-            place[:] = (face[:, :, :3] * alpha + place * (1 - alpha)).astype(np.uint8)
-            read.append([str(t.tile) for t in read_learned(decode(_png(photo)), 18).tiles])
+            read.append(_read_one_tile(face, 18))
             want.append([f"{min(halves)}-{max(halves)}"])
     assert read == want
 
