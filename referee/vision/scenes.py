@@ -96,9 +96,11 @@ ARRANGEMENTS: tuple[dict[int, list[tuple[float, float]]], ...] = (
 @cache
 def _closest(arrangement: int, count: int) -> float:
     """The least distance between two pips of ``count`` in ``arrangement`` (a half's side: 1)."""
-    spots = np.array(ARRANGEMENTS[arrangement][count] or [(0.0, 0.0)])
-    apart = np.linalg.norm(spots[:, None] - spots[None], axis=2) + np.eye(len(spots)) * 2
-    return float(apart.min()) if len(spots) > 1 else 1.0
+    if count < 2:
+        return 1.0
+    spots = np.array(ARRANGEMENTS[arrangement][count])
+    apart = np.linalg.norm(spots[:, None] - spots[None], axis=2) + np.eye(count) * 2  # not itself
+    return float(apart.min())
 
 
 # The share of sets drawn in another maker's arrangement (ARRANGEMENTS[1:]). 0 until a counter
@@ -292,8 +294,9 @@ def draw_face(halves: tuple[int, int], style: Style, w: int, rng: random.Random)
         r_count = radius * (0.78 if count > 9 else 1.0) * (0.85 if count > 15 else 1.0)
         nudge = jitter
         if style.arrangement:  # a maker's tighter columns: pips small enough to stand apart
-            r_count = min(r_count, 0.33 * w * _closest(style.arrangement, count))
-            nudge = min(jitter, 0.1 * _closest(style.arrangement, count))
+            closest = _closest(style.arrangement, count)
+            r_count = min(r_count, 0.33 * w * closest)
+            nudge = min(jitter, 0.1 * closest)
         colour = style.palette[count % len(style.palette)] if style.pips == "number" else style.ink
         for px, py in ARRANGEMENTS[style.arrangement][count]:
             if style.quarter_turned:
