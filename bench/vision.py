@@ -240,17 +240,24 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="also lay a quarter of the synthetic photos' tiles in a seamless grid, half on a white table",
     )
+    parser.add_argument(
+        "--other-makers",
+        action="store_true",
+        help="with --scenes or --calibrate: half the sets printed in other makers' arrangements of numbers above six",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     parser.add_argument(
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
     )
     args = parser.parse_args(argv)
+    if args.other_makers and not (args.scenes or args.calibrate):
+        parser.error("--other-makers draws the learned reader's scenes: use it with --scenes or --calibrate")
     if args.calibrate:
         from referee.vision.scenes import write_set as write_scenes
 
         w, h = (int(v) for v in args.size.lower().split("x"))
         with tempfile.TemporaryDirectory() as tmp:
-            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h))
+            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers)
             print(json.dumps(calibrate(Path(tmp), learned_reader)), flush=True)
         return
     if args.folder is not None:
@@ -270,8 +277,11 @@ def main(argv: list[str]) -> None:
         if args.scenes:
             from referee.vision.scenes import write_set as write_scenes
 
-            print(f"Synthetic scenes ({args.count}, {w}x{h}, seed {args.seed}), generated into {tmp}:")
-            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h))
+            makers = ", half in other makers' arrangements" if args.other_makers else ""
+            print(
+                f"Synthetic scenes ({args.count}, {w}x{h}, seed {args.seed}{makers}), generated into {tmp}:"
+            )
+            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers)
         else:
             from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set
 

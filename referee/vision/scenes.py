@@ -825,9 +825,20 @@ def write_set(
     seed: int = 0,
     size: tuple[int, int] = (960, 720),
     highest: int | None = None,
+    other_makers: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
-    ``highest`` None draws each photo's set (double-6 to double-18)."""
+    ``highest`` None draws each photo's set (double-6 to double-18); ``other_makers`` prints
+    half the sets in other makers' arrangements, as ``--other-makers`` trains on."""
+    global OTHER_MAKERS_SHARE
+    before, OTHER_MAKERS_SHARE = OTHER_MAKERS_SHARE, (0.5 if other_makers else OTHER_MAKERS_SHARE)
+    try:
+        return _write_set(folder, count, seed, size, highest)
+    finally:
+        OTHER_MAKERS_SHARE = before
+
+
+def _write_set(folder: Path, count: int, seed: int, size: tuple[int, int], highest: int | None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     photos = []
     for i in range(count):

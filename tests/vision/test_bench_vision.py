@@ -85,6 +85,14 @@ def test_each_variant_changes_the_photo_as_its_name_says(name: str) -> None:
         assert changed.getpixel((20, 10))[0] == 150
 
 
+def test_other_makers_is_refused_where_it_would_change_nothing() -> None:
+    """The other generator has one arrangement per number: ``--other-makers`` without
+    ``--scenes`` or ``--calibrate`` is a usage error, not a silent no-op."""
+    with pytest.raises(SystemExit) as refused:
+        vision.main(["--other-makers", "--count", "1"])
+    assert refused.value.code == 2
+
+
 def test_the_sure_threshold_is_calibrated_on_synthetic_photos(tmp_path: Path) -> None:
     """A threshold above which at least 99.5 % of the tiles read are right, on labelled boxes."""
     write_scenes(tmp_path, 3, seed=9, size=(480, 360))

@@ -280,6 +280,25 @@ def test_sets_are_drawn_in_other_makers_arrangements_only_when_the_training_asks
     ] == usual
 
 
+def test_a_set_of_scenes_in_other_makers_arrangements_holds_the_same_tiles(tmp_path: Path) -> None:
+    """``write_set(other_makers=True)`` (``bench vision --scenes --other-makers``) prints some
+    sets otherwise and nothing else: the same tiles where they lay, and the share as it was."""
+    from referee.vision import scenes
+
+    usual = json.loads(scenes.write_set(tmp_path / "usual", 12, seed=6, size=(320, 240)).read_text())
+    other = json.loads(
+        scenes.write_set(tmp_path / "other", 12, seed=6, size=(320, 240), other_makers=True).read_text()
+    )
+    assert scenes.OTHER_MAKERS_SHARE == 0.0
+    assert [p["tiles"] for p in other["photos"]] == [p["tiles"] for p in usual["photos"]]
+    assert [p["boxes"] for p in other["photos"]] == [p["boxes"] for p in usual["photos"]]
+    changed = [
+        (tmp_path / "usual" / p["file"]).read_bytes() != (tmp_path / "other" / p["file"]).read_bytes()
+        for p in usual["photos"]
+    ]
+    assert 0 < sum(changed) < len(changed)  # some sets printed otherwise, not all
+
+
 def test_each_colour_per_number_set_gives_its_numbers_colours_of_its_own() -> None:
     """Makers colour the numbers differently: a colour must not tell the counter a number."""
     palettes = [draw_style(random.Random(seed), 12, "colour").palette for seed in range(6)]
