@@ -17,6 +17,7 @@ from referee.vision.scenes import Scene, draw_scene, labelled, visible_share
 TRAIN_SIDE = 512  # the finder trains on photos reduced to this side (it reads at FINDER_SIDE)
 VALIDATION_SEED = 1_000_000_000  # validation photos' seeds start here; training's never reach it
 SHAPES = ((4, 3), (3, 4), (1, 1), (16, 9), (9, 16))
+BACK_VIEWS = 2  # the counter's examples of each face-down tile (counter_examples)
 
 
 def scene_for(seed: int) -> tuple[Scene, float]:
@@ -130,16 +131,20 @@ def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray]
         left, right = (tile.halves[1], tile.halves[0]) if swap else tile.halves
         crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
         labels.append((1, left, right))
-    # each face-down tile as a mark on it would cut it: a tile's shape and a face's colour,
-    # often a printed name and a rule where a bar would be (drawn rarely by the crops below)
+    # each face-down tile as marks on it would cut it: a tile's shape and a face's colour,
+    # often a printed name and a rule where a bar would be (drawn rarely by the crops below).
+    # Shown BACK_VIEWS ways: a back read as a 0-0 costs a player 50 points, and a scene holds
+    # about one back for ten tiles
     for back in scene.face_down:
         if visible_share(back, h, w) < 0.5:
             continue
-        order, _swap = rng.choice(VIEWS)
-        corners = _jitter(back, rng, 1.0)[list(order)]
-        crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
-        labels.append((0, -1, -1))
-    negatives = max(2, len(tiles) // 2 + 1)
+        for order, _swap in rng.sample(VIEWS, BACK_VIEWS):
+            corners = _jitter(back, rng, 1.0)[list(order)]
+            crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
+            labels.append((0, -1, -1))
+    # about as many crops that are no tile as tiles: a tile read where none lies is the
+    # reader's worst error, and the tile threshold is chosen by how often one is
+    negatives = max(3, len(tiles) + 1)
     for _ in range(negatives):
         kind = rng.random()
         base = rng.choice(scene.tiles) if scene.tiles else None

@@ -224,6 +224,8 @@ def test_the_training_examples_mark_exactly_the_scenes_tiles() -> None:
     crops, labels = counter_examples(scene, random.Random(1))
     assert len(crops) == len(labels) and all(c.shape == (g.CROP_H, g.CROP_W, 3) for c in crops)
     assert sum(1 for is_tile, _a, _b in labels if is_tile) == len(labelled(scene))
+    # at least as many crops that are no tile as tiles (the backs, the table, the clutter)
+    assert sum(1 for is_tile, _a, _b in labels if not is_tile) > len(labelled(scene))
     assert 0.0 in weight or all(t.visible >= 0.95 or t.visible <= 0.05 for t in scene.tiles)
 
 
@@ -297,6 +299,33 @@ def test_a_set_of_scenes_in_other_makers_arrangements_holds_the_same_tiles(tmp_p
         for p in usual["photos"]
     ]
     assert 0 < sum(changed) < len(changed)  # some sets printed otherwise, not all
+
+
+def test_each_face_down_tile_is_shown_to_the_counter_as_no_tile_more_than_one_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A back read as a 0-0 costs 50 points: each back on a scene is BACK_VIEWS crops that
+    are no tile, cut from different views of it."""
+    from referee.vision import examples
+    from referee.vision.scenes import visible_share
+
+    def backs_in_view(scene: Scene) -> list[np.ndarray]:
+        h, w = scene.rgb.shape[:2]
+        return [b for b in scene.face_down if visible_share(b, h, w) >= 0.5]
+
+    scene = next(scene for scene, _f in map(scene_for, range(100)) if backs_in_view(scene))
+    backs = backs_in_view(scene)
+    assert examples.BACK_VIEWS >= 2
+
+    def no_tile(views: int) -> list[np.ndarray]:
+        monkeypatch.setattr(examples, "BACK_VIEWS", views)
+        crops, labels = counter_examples(scene, random.Random(1))
+        return [crop for crop, (is_tile, _a, _b) in zip(crops, labels, strict=True) if not is_tile]
+
+    assert len(no_tile(3)) - len(no_tile(1)) == 2 * len(backs)
+    crops = no_tile(2)  # the backs' views come first of the crops that are no tile
+    for i in range(len(backs)):
+        assert not np.array_equal(crops[2 * i], crops[2 * i + 1])
 
 
 def test_each_colour_per_number_set_gives_its_numbers_colours_of_its_own() -> None:
