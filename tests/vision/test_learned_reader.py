@@ -426,11 +426,6 @@ def test_a_number_printed_either_way_round_is_read_the_same(halves: tuple[int, i
     assert read == [[want], [want]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the shipped counter learned one arrangement of each number: it reads 2 of these 12 "
-    "(docs/BENCHMARKS.md, 'Other makers' arrangements'); this passes once one that counts ships",
-)
 def test_another_makers_arrangement_of_a_number_is_counted() -> None:
     """One tile at a time on a plain table, its set printing the numbers above six in another
     maker's arrangement (two columns of five for a ten, 2-3-2 for a seven…): read by counting

@@ -104,13 +104,12 @@ def test_real_photos_floor() -> None:
         totals_right += reading.pips == photo["total_pips"]
         assert all(isinstance(t.tile, Tile) and t.tile.high <= 12 for t in reading.tiles)
     # the floor the shipped networks reach today, less one tile or one photo (measured, never
-    # trained or tuned on; docs/BENCHMARKS.md has the figures: recall 86.9 %, 75.0 % of tiles
-    # exact, precision 100 %, 70 % of totals): a retraining that reads these photos worse
-    # shows here
-    assert matched / labelled >= 0.85
-    assert exact / labelled >= 0.73
+    # trained or tuned on; docs/BENCHMARKS.md has the figures: 79 of 84 tiles found, 65 exact,
+    # all 79 read there, 14 of 20 totals): a retraining that reads these photos worse shows here
+    assert matched / labelled >= 78 / 84
+    assert exact / labelled >= 64 / 84
     assert matched / read >= 0.98
-    assert totals_right / len(labels["photos"]) >= 0.65
+    assert totals_right / len(labels["photos"]) >= 13 / 20
 
 
 def _exact_and_read(photos: list[tuple[bytes, list[Tile]]]) -> tuple[int, int, int]:
