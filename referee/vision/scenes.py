@@ -108,6 +108,7 @@ def _closest(arrangement: int, count: int) -> float:
 # validated and tested on stay as they were. ``python -m referee.vision.train --other-makers``
 # draws half the sets so (docs/VISION.md, "Other makers' arrangements").
 OTHER_MAKERS_SHARE = 0.0
+OTHER_MAKERS_ASKED = 0.5  # the share when asked: --other-makers, write_set(other_makers=True)
 
 
 def _maker(face: tuple[int, int, int], per_number: bool, light: bool) -> int:
@@ -831,7 +832,9 @@ def write_set(
     ``highest`` None draws each photo's set (double-6 to double-18); ``other_makers`` prints
     half the sets in other makers' arrangements, as ``--other-makers`` trains on."""
     global OTHER_MAKERS_SHARE
-    before, OTHER_MAKERS_SHARE = OTHER_MAKERS_SHARE, (0.5 if other_makers else OTHER_MAKERS_SHARE)
+    before = OTHER_MAKERS_SHARE
+    if other_makers:
+        OTHER_MAKERS_SHARE = OTHER_MAKERS_ASKED
     try:
         return _write_set(folder, count, seed, size, highest)
     finally:

@@ -521,7 +521,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
     if args.other_makers:
-        scene_drawing.OTHER_MAKERS_SHARE = 0.5
+        scene_drawing.OTHER_MAKERS_SHARE = scene_drawing.OTHER_MAKERS_ASKED
     if args.counter_only and args.resume is None:
         parser.error(
             "--counter-only goes on from trained networks: give --resume weights.pt or a models folder"
