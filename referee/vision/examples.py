@@ -66,12 +66,9 @@ def finder_example(scene: Scene, factor: float) -> tuple[np.ndarray, np.ndarray,
             if tile.visible > 0.05:
                 cv2.fillConvexPoly(weight, np.round(corners).astype(np.int32), 0.0)
             continue
-        centre = corners.mean(axis=0)
-        u = corners[1] - corners[0]
-        v = corners[3] - corners[0]
-        length = float(np.linalg.norm(u + (corners[2] - corners[3])) / 2) * g.STRIDE
-        width = float(np.linalg.norm(v + (corners[2] - corners[1])) / 2) * g.STRIDE
-        angle = math.atan2(float(u[1]), float(u[0]))
+        centre_x, centre_y, length, width, angle = g.box_of(corners)
+        centre = np.array([centre_x, centre_y])
+        length, width = length * g.STRIDE, width * g.STRIDE
         sigma = max(0.6, width / g.STRIDE / 4)
         blob = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * sigma * sigma))
         cx, cy = int(centre[0]), int(centre[1])
@@ -127,7 +124,9 @@ def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray]
     tiles = labelled(scene)
     for tile in tiles:
         order, swap = rng.choice(VIEWS)
-        corners = _jitter(tile.corners, rng, 1.0)[list(order)]
+        # cut out where the finder would mark it: seen from the side a face is no rectangle,
+        # and the finder marks each tile with one (geometry.box_of)
+        corners = _jitter(g.corners_of(*g.box_of(tile.corners)), rng, 1.0)[list(order)]
         left, right = (tile.halves[1], tile.halves[0]) if swap else tile.halves
         crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
         labels.append((1, left, right))

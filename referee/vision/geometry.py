@@ -71,6 +71,17 @@ def corners_of(cx: float, cy: float, length: float, width: float, angle: float) 
     return np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
 
 
+def box_of(corners: np.ndarray) -> tuple[float, float, float, float, float]:
+    """What the finder says of a tile on ``corners`` (in the order of ``corners_of``): its
+    centre, its length and width (the means of its opposite sides) and the direction of its
+    first side. A tile seen from the side is no rectangle; the finder marks it with this one."""
+    centre = corners.mean(axis=0)
+    u = corners[1] - corners[0]
+    length = float(np.linalg.norm(u + (corners[2] - corners[3])) / 2)
+    width = float(np.linalg.norm(corners[3] - corners[0] + (corners[2] - corners[1])) / 2)
+    return float(centre[0]), float(centre[1]), length, width, math.atan2(float(u[1]), float(u[0]))
+
+
 def crop(rgb: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
     """The tile on ``corners`` cut out of ``rgb`` and turned level: CROP_H x CROP_W x 3 uint8,
     its first half on the left."""

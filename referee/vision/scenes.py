@@ -7,7 +7,8 @@ tray printed with dots, plain), tiles of one set (double-6 to double-18; faces w
 black or coloured; pips black, white, coloured or one colour per number; a bar, sometimes
 with a brass spinner) laid apart, end to end in rows, side by side in grids or partly out of
 the frame, among face-down tiles, coins, boxes and train markers; then a camera (any
-rotation, top-down to about 45°), light (dim, warm, cool, one-sided, a shadow across the
+rotation, from straight down to 62° from it, the table shortened along the view as a lens
+sees it, thick tiles showing the side that faces it), light (dim, warm, cool, one-sided, a shadow across the
 tiles), blur, noise, what a phone's camera adds (a tone curve, saturation, vignetting, colour
 noise, sharpening) and JPEG compression. The labels are exact: each tile's four corners
 in the photo and its two halves.
@@ -584,6 +585,43 @@ def _view(
     return np.clip(drawn.astype(np.float32) + (1 - inside) * beyond, 0, 255).astype(np.uint8)
 
 
+# The camera: a pinhole held above the table's near side and tilted towards its far side,
+# from looking straight down to STEEPEST. Until 2026-11-28 the scenes narrowed the photo's far
+# side (a keystone) without shortening the table along the view, so a tile lying along the
+# view kept its 2:1 face at any tilt, where a camera 60° from straight down halves it
+# (cos 60°) and shows the side of the tile that faces it. The tilt a scene draws (0 to 0.45,
+# as before) is the camera's angle over 0 to STEEPEST.
+STEEPEST = math.radians(62)
+_SIDE_FROM = math.radians(10)  # steeper than this, a thick tile shows its near side
+
+
+@dataclass(frozen=True, slots=True)
+class _Camera:
+    angle: float  # from looking straight down, in radians
+    distance: float  # from the table's centre, in the drawn table's pixels (the focal length too)
+    side: tuple[float, float]  # a tile's side seen: its depth (a share of the tile's width), its direction
+
+    @staticmethod
+    def drawn(tilt: float, seed: int, longer: int, steepest: float = STEEPEST) -> _Camera:
+        """The camera of a scene that drew ``tilt`` (0 to 0.45: 0 to ``steepest``); drawn from a
+        generator of its own, so a scene's tiles, table and light stay as the seed drew them."""
+        rng = random.Random(seed ^ 0x7C1A2E)
+        angle = tilt / 0.45 * steepest
+        distance = longer * rng.uniform(0.9, 1.8)  # a phone's wide lens to a long one
+        depth = rng.uniform(0.2, 0.45) * math.tan(angle)  # a tile is 0.2-0.45 of its width thick
+        return _Camera(angle, distance, (min(1.2, depth), math.pi / 2 + rng.uniform(-0.25, 0.25)))
+
+    def project(self, points: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """``points`` of the table (``size`` wide and high) as the camera sees them, the table's
+        centre staying where it is: across the view at scale 1 there, along it cos(angle), the
+        near side (down the table) larger, the far side smaller."""
+        centre = np.array(size, np.float32) / 2
+        x, y = (np.asarray(points, np.float32) - centre).T
+        depth = self.distance - math.sin(self.angle) * y
+        seen = np.stack([x, math.cos(self.angle) * y], 1) * (self.distance / depth)[:, None]
+        return np.asarray(seen + centre, np.float32)
+
+
 def draw_scene(
     seed: int,
     size: tuple[int, int] = (640, 480),
@@ -592,12 +630,14 @@ def draw_scene(
     pips: str | None = None,
     easy: bool = False,
     tile_width: tuple[float, float] | None = None,
+    steepest: float = STEEPEST,
 ) -> Scene:
     """A scene drawn from ``seed`` at ``size`` (width, height). ``highest`` the set's highest
     number (drawn from 6 to 18 when None); ``count`` face-up tiles (1 to 12 when None);
     ``pips`` forces a style (see ``draw_style``); ``easy`` keeps the camera top-down, the light
     even and the photo sharp; ``tile_width`` the range of a tile's width as a share of the
-    photo's shorter side."""
+    photo's shorter side (on the table: a view from the side shows the far ones smaller);
+    ``steepest`` the camera's greatest angle from looking straight down."""
     rng = random.Random(seed)
     if highest is None:
         highest = rng.choice((6, 6, 9, 12, 12, 15, 18))
@@ -651,6 +691,11 @@ def draw_scene(
     scale = 2 if w < 40 else 1  # small faces drawn larger, then reduced: smooth pips
     thick = 0.0 if easy or rng.random() < 0.35 else rng.uniform(0.05, 0.35)
     side_dir = rng.uniform(0, 2 * math.pi)
+    camera = _Camera.drawn(tilt, seed, max(big_w, big_h), steepest)
+    if thick > 0 and camera.angle > _SIDE_FROM:
+        # seen from the side, a tile shows the side facing the camera (the near one, below
+        # its face in the photo), as deep as its thickness times tan(angle) on the table
+        thick, side_dir = camera.side
     for rect in rects:
         halves = (rng.randint(0, highest), rng.randint(0, highest))
         if rng.random() < 0.15:
@@ -662,17 +707,18 @@ def draw_scene(
             body = np.zeros_like(face)
             body[:, :, 3] = face[:, :, 3]
             body[:, :, :3] = (np.array(style.face) * rng.uniform(0.5, 0.8)).astype(np.uint8)
-            _paste(canvas, body, rect + shift, shadow)
+            # the tile's body: its outline swept from the face to the shift (a prism, not
+            # a second tile beside it, however deep the side)
+            steps = max(1, math.ceil(thick / 0.15))
+            for step in range(steps, 0, -1):
+                _paste(canvas, body, rect + shift * step / steps, shadow if step == steps else 0.0)
             _paste(canvas, face, rect, 0.0)
         else:
             _paste(canvas, face, rect, shadow)
         tiles.append((rect, halves))
     # the camera: rotation, perspective (a side view foreshortens the far side), the frame
     src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
-    far = tilt * big_w / 2
-    dst = np.array(
-        [[far, tilt * big_h * 0.4], [big_w - far, tilt * big_h * 0.4], [big_w, big_h], [0, big_h]], np.float32
-    )
+    dst = camera.project(src, (big_w, big_h))
     jitter = 0.04 * min(big_w, big_h)
     dst = dst + np.array(
         [[rng.uniform(-jitter, jitter), rng.uniform(-jitter, jitter)] for _ in range(4)], np.float32
