@@ -8,9 +8,9 @@ black or coloured; pips black, white, coloured or one colour per number; a bar, 
 with a brass spinner) laid apart, end to end in rows, side by side in grids or partly out of
 the frame, among face-down tiles, coins, boxes and train markers; then a camera (any
 rotation, from straight down to 62° from it, the table shortened along the view as a lens
-sees it, thick tiles showing the side that faces it), light (dim, warm, cool, one-sided, a shadow across the
-tiles), blur, noise, what a phone's camera adds (a tone curve, saturation, vignetting, colour
-noise, sharpening) and JPEG compression. The labels are exact: each tile's four corners
+sees it, thick tiles showing the side that faces it), light (dim, warm, cool, one-sided, a
+shadow across the tiles), blur, noise, what a phone's camera adds (a tone curve, saturation,
+vignetting, colour noise, sharpening) and JPEG compression. The labels are exact: each tile's four corners
 in the photo and its two halves.
 
 ``draw_scene(seed, size, highest)`` gives the pixels and the labels; ``make_photo`` a JPEG
@@ -588,8 +588,8 @@ def _view(
 # The camera: a pinhole held above the table's near side and tilted towards its far side,
 # from looking straight down to STEEPEST. Until 2026-11-28 the scenes narrowed the photo's far
 # side (a keystone) without shortening the table along the view, so a tile lying along the
-# view kept its 2:1 face at any tilt, where a camera 60° from straight down halves it
-# (cos 60°) and shows the side of the tile that faces it. The tilt a scene draws (0 to 0.45,
+# view was never drawn under 1.5 times as long as wide, where a camera 60° from straight down
+# halves its 2:1 (cos 60°) and shows the side of the tile that faces it. The tilt a scene draws (0 to 0.45,
 # as before) is the camera's angle over 0 to STEEPEST.
 STEEPEST = math.radians(62)
 _SIDE_FROM = math.radians(10)  # steeper than this, a thick tile shows its near side
