@@ -66,12 +66,10 @@ def finder_example(scene: Scene, factor: float) -> tuple[np.ndarray, np.ndarray,
             if tile.visible > 0.05:
                 cv2.fillConvexPoly(weight, np.round(corners).astype(np.int32), 0.0)
             continue
-        centre_x, centre_y, length, width, angle = g.box_of(corners)
-        centre = np.array([centre_x, centre_y])
-        length, width = length * g.STRIDE, width * g.STRIDE
-        sigma = max(0.6, width / g.STRIDE / 4)
-        blob = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * sigma * sigma))
-        cx, cy = int(centre[0]), int(centre[1])
+        centre_x, centre_y, length, width, angle = g.box_of(corners)  # in cells
+        sigma = max(0.6, width / 4)
+        blob = np.exp(-((xs - centre_x) ** 2 + (ys - centre_y) ** 2) / (2 * sigma * sigma))
+        cx, cy = int(centre_x), int(centre_y)
         if not (0 <= cx < cells and 0 <= cy < cells):
             continue
         blob[cy, cx] = 1.0
@@ -79,10 +77,10 @@ def finder_example(scene: Scene, factor: float) -> tuple[np.ndarray, np.ndarray,
         target[g.HEAT] = np.maximum(target[g.HEAT], blob)
         target[g.COS][near] = math.cos(2 * angle)
         target[g.SIN][near] = math.sin(2 * angle)
-        target[g.LOG_LENGTH][near] = math.log(max(1.0, length) / g.SIZE_UNIT)
-        target[g.LOG_WIDTH][near] = math.log(max(1.0, width) / g.SIZE_UNIT)
-        target[g.DX][near] = centre[0] - xs[near]
-        target[g.DY][near] = centre[1] - ys[near]
+        target[g.LOG_LENGTH][near] = math.log(max(1.0, length * g.STRIDE) / g.SIZE_UNIT)
+        target[g.LOG_WIDTH][near] = math.log(max(1.0, width * g.STRIDE) / g.SIZE_UNIT)
+        target[g.DX][near] = centre_x - xs[near]
+        target[g.DY][near] = centre_y - ys[near]
     return image.transpose(2, 0, 1), target, weight
 
 

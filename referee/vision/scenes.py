@@ -10,8 +10,8 @@ the frame, among face-down tiles, coins, boxes and train markers; then a camera 
 rotation, from straight down to 62° from it, the table shortened along the view as a lens
 sees it, thick tiles showing the side that faces it), light (dim, warm, cool, one-sided, a
 shadow across the tiles), blur, noise, what a phone's camera adds (a tone curve, saturation,
-vignetting, colour noise, sharpening) and JPEG compression. The labels are exact: each tile's four corners
-in the photo and its two halves.
+vignetting, colour noise, sharpening) and JPEG compression. The labels are exact: each tile's
+four corners in the photo and its two halves.
 
 ``draw_scene(seed, size, highest)`` gives the pixels and the labels; ``make_photo`` a JPEG
 with its tiles and boxes; ``write_set`` a folder with a ``labels.json`` in the format of the
@@ -589,9 +589,10 @@ def _view(
 # from looking straight down to STEEPEST. Until 2026-11-28 the scenes narrowed the photo's far
 # side (a keystone) without shortening the table along the view, so a tile lying along the
 # view was never drawn under 1.5 times as long as wide, where a camera 60° from straight down
-# halves its 2:1 (cos 60°) and shows the side of the tile that faces it. The tilt a scene draws (0 to 0.45,
-# as before) is the camera's angle over 0 to STEEPEST.
+# halves its 2:1 (cos 60°) and shows the side of the tile that faces it. The tilt a scene
+# draws (0 to MOST_TILT, as before) is the camera's angle over 0 to STEEPEST.
 STEEPEST = math.radians(62)
+MOST_TILT = 0.45
 _SIDE_FROM = math.radians(10)  # steeper than this, a thick tile shows its near side
 
 
@@ -603,10 +604,10 @@ class _Camera:
 
     @staticmethod
     def drawn(tilt: float, seed: int, longer: int, steepest: float = STEEPEST) -> _Camera:
-        """The camera of a scene that drew ``tilt`` (0 to 0.45: 0 to ``steepest``); drawn from a
-        generator of its own, so a scene's tiles, table and light stay as the seed drew them."""
+        """The camera of a scene that drew ``tilt`` (0 to MOST_TILT: 0 to ``steepest``); drawn from
+        a generator of its own, so a scene's tiles, table and light stay as the seed drew them."""
         rng = random.Random(seed ^ 0x7C1A2E)
-        angle = tilt / 0.45 * steepest
+        angle = tilt / MOST_TILT * steepest
         distance = longer * rng.uniform(0.9, 1.8)  # a phone's wide lens to a long one
         depth = rng.uniform(0.2, 0.45) * math.tan(angle)  # a tile is 0.2-0.45 of its width thick
         return _Camera(angle, distance, (min(1.2, depth), math.pi / 2 + rng.uniform(-0.25, 0.25)))
@@ -643,7 +644,7 @@ def draw_scene(
         highest = rng.choice((6, 6, 9, 12, 12, 15, 18))
     w_img, h_img = size
     # the camera: the table is drawn flat, larger than the photo, then projected
-    tilt = 0.0 if easy else rng.choice((0.0, 0.0, rng.uniform(0, 0.25), rng.uniform(0.2, 0.45)))
+    tilt = 0.0 if easy else rng.choice((0.0, 0.0, rng.uniform(0, 0.25), rng.uniform(0.2, MOST_TILT)))
     margin = 0.35
     big_w, big_h = int(w_img * (1 + margin)), int(h_img * (1 + margin))
     canvas = draw_table(rng, big_h, big_w)
@@ -709,7 +710,7 @@ def draw_scene(
             body[:, :, :3] = (np.array(style.face) * rng.uniform(0.5, 0.8)).astype(np.uint8)
             # the tile's body: its outline swept from the face to the shift (a prism, not
             # a second tile beside it, however deep the side)
-            steps = max(1, math.ceil(thick / 0.15))
+            steps = max(1, math.ceil(thick / 0.15))  # a copy every 0.15 of the tile's width
             for step in range(steps, 0, -1):
                 _paste(canvas, body, rect + shift * step / steps, shadow if step == steps else 0.0)
             _paste(canvas, face, rect, 0.0)

@@ -15,7 +15,7 @@ import pytest
 from referee.vision import examples
 from referee.vision import geometry as g
 from referee.vision.model import VIEWS
-from referee.vision.scenes import STEEPEST, Scene, SceneTile, _Camera, draw_scene, labelled
+from referee.vision.scenes import MOST_TILT, STEEPEST, Scene, SceneTile, _Camera, draw_scene, labelled
 
 SIZE = (1200, 900)
 
@@ -53,7 +53,7 @@ def test_a_tilted_camera_shortens_the_table_along_the_view_by_the_cosine_of_its_
 
 def test_the_tilt_a_scene_draws_spans_straight_down_to_the_steepest_view() -> None:
     assert _Camera.drawn(0.0, 1, 1600).angle == 0.0
-    assert _Camera.drawn(0.45, 1, 1600).angle == pytest.approx(STEEPEST)
+    assert _Camera.drawn(MOST_TILT, 1, 1600).angle == pytest.approx(STEEPEST)
     assert math.degrees(STEEPEST) >= 60  # phones at a table are held that low
 
 
@@ -75,8 +75,8 @@ def _steep_seeds(count: int) -> list[int]:
     for seed in range(1000):
         rng = random.Random(seed)
         rng.choice((6, 6, 9, 12, 12, 15, 18))
-        tilt = rng.choice((0.0, 0.0, rng.uniform(0, 0.25), rng.uniform(0.2, 0.45)))
-        if tilt / 0.45 * STEEPEST >= math.radians(50):
+        tilt = rng.choice((0.0, 0.0, rng.uniform(0, 0.25), rng.uniform(0.2, MOST_TILT)))
+        if tilt / MOST_TILT * STEEPEST >= math.radians(50):
             seeds.append(seed)
         if len(seeds) == count:
             return seeds
