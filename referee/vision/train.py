@@ -335,8 +335,12 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
             counter.load_state_dict(saved["counter"])
     finder, counter = finder.to(device), counter.to(device)
     # --counter-only: the finder is kept as it is, and only the counter learns (a step costs
-    # a fraction of a joint one, so a CPU can show the counter many more tiles)
-    params = list(counter.parameters()) + ([] if args.counter_only else list(finder.parameters()))
+    # a fraction of a joint one, so a CPU can show the counter many more tiles); --finder-only:
+    # the counter is kept as it is (what it learned of backs and phantoms stays), and only the
+    # finder learns where tiles lie
+    params = ([] if args.finder_only else list(counter.parameters())) + (
+        [] if args.counter_only else list(finder.parameters())
+    )
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
         Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
@@ -344,7 +348,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     )  # fmt: skip
     start = time.monotonic()
     finder.train(not args.counter_only)
-    counter.train()
+    counter.train(not args.finder_only)  # a kept network's batch norms keep their statistics
     amp = device.type == "cuda"
     budget = args.minutes * 60 if args.minutes else math.inf
     views = random.Random(args.seed)
@@ -363,7 +367,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
             seen: tuple[torch.Tensor, ...] = (images, targets, weights, crops, labels)
             if turn:  # the batch again, each example turned or mirrored, the photos relit
                 seen = _another_view(seen, views, args.counter_only)
-            f_loss, c_loss = _losses(finder, counter, seen, args.counter_only, amp, device)
+            f_loss, c_loss = _losses(finder, counter, seen, args.counter_only, args.finder_only, amp, device)
             optimiser.zero_grad(set_to_none=True)
             (f_loss + c_loss).backward()
             torch.nn.utils.clip_grad_norm_(params, 5.0)
@@ -400,15 +404,17 @@ def _losses(
     counter: Counter,
     batch: tuple[torch.Tensor, ...],
     counter_only: bool,
+    finder_only: bool,
     amp: bool,
     device: torch.device,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     images, targets, weights, crops, labels = batch
     with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
         f_out = None if counter_only else finder(images)
-        c_out = counter(crops)
+        c_out = None if finder_only else counter(crops)
     f_loss = torch.zeros((), device=device) if f_out is None else finder_loss(f_out.float(), targets, weights)
-    return f_loss, counter_loss(c_out.float(), labels)
+    c_loss = torch.zeros((), device=device) if c_out is None else counter_loss(c_out.float(), labels)
+    return f_loss, c_loss
 
 
 def export(finder: Finder, counter: Counter, folder: Path) -> None:
@@ -508,6 +514,9 @@ def main(argv: list[str] | None = None) -> None:
         "--counter-only", action="store_true", help="train the counter alone, the finder as resumed"
     )
     parser.add_argument(
+        "--finder-only", action="store_true", help="train the finder alone, the counter as resumed"
+    )
+    parser.add_argument(
         "--repeat", type=int, default=1, help="steps from each batch, the later ones turned and relit (1)"
     )
     parser.add_argument(
@@ -522,10 +531,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.other_makers:
         scene_drawing.OTHER_MAKERS_SHARE = scene_drawing.OTHER_MAKERS_ASKED
-    if args.counter_only and args.resume is None:
-        parser.error(
-            "--counter-only goes on from trained networks: give --resume weights.pt or a models folder"
-        )
+    if args.counter_only and args.finder_only:
+        parser.error("--counter-only and --finder-only together would train neither network: give one")
+    for kept in ("counter_only", "finder_only"):
+        if getattr(args, kept) and args.resume is None:
+            parser.error(
+                f"--{kept.replace('_', '-')} goes on from trained networks: give --resume weights.pt or a models folder"
+            )
     started = time.monotonic()
     finder, counter = train(args)
     export(finder, counter, args.out)
@@ -548,7 +560,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "other_makers": args.other_makers, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },

@@ -65,3 +65,40 @@ def test_files_of_other_networks_are_refused(tmp_path: Path) -> None:
     shutil.copy(MODELS / "counter.onnx", tmp_path / "counter.onnx")
     with pytest.raises(ValueError, match=r"finder\.onnx"):
         networks_from_onnx(tmp_path, examples=1)
+
+
+def _weights(path: Path) -> dict[str, np.ndarray]:
+    from onnx import load as load_onnx
+    from onnx import numpy_helper
+
+    return {init.name: numpy_helper.to_array(init) for init in load_onnx(str(path)).graph.initializer}
+
+
+def test_the_finder_alone_learns_and_the_counter_stays_as_resumed(tmp_path: Path) -> None:
+    """``--finder-only``: a few steps move the finder's weights and leave the counter's as the
+    shipped file has them (its batch norms keep their statistics too)."""
+    from referee.vision.train import main
+
+    main(
+        ["--finder-only", "--resume", str(MODELS), "--seed", "53", "--batch", "2", "--workers", "0",
+         "--steps", "2", "--lr", "0.001", "--validation", "1", "--threshold-scenes", "1", "--out", str(tmp_path)]
+    )  # fmt: skip
+    shipped, trained = _weights(MODELS / "counter.onnx"), _weights(tmp_path / "counter.onnx")
+    assert shipped.keys() == trained.keys()
+    for name, values in shipped.items():
+        np.testing.assert_allclose(trained[name], values, atol=1e-5, err_msg=name)
+    shipped, trained = _weights(MODELS / "finder.onnx"), _weights(tmp_path / "finder.onnx")
+    moved = [name for name in shipped if not np.allclose(trained[name], shipped[name], atol=1e-5)]
+    assert moved, "the finder did not learn"
+
+
+@pytest.mark.parametrize("argv", [["--finder-only"], ["--counter-only"], ["--finder-only", "--counter-only"]])
+def test_keeping_a_network_asks_for_trained_ones_and_leaves_one_to_train(
+    argv: list[str], tmp_path: Path
+) -> None:
+    from referee.vision.train import main
+
+    resume = [] if len(argv) == 1 else ["--resume", str(MODELS)]
+    with pytest.raises(SystemExit):
+        main([*argv, *resume, "--out", str(tmp_path)])
+    assert not list(tmp_path.iterdir())  # refused before anything was written
