@@ -21,6 +21,11 @@ The labels name no positions, so tiles are matched as multisets per photo: recal
 min(tiles read, tiles labelled) over tiles labelled, precision the same over tiles read,
 and a tile is read exactly when it is in the multiset intersection of the two.
 
+``--where-lost`` reads the training's validation scenes (never trained on) and says, of each
+wholly visible tile, where the reader lost it: no mark of the finder on it, the counter's
+"no tile" on the finder's mark, or its halves misread (by the tile's width as seen: the
+reading's first question for more training is which network to train).
+
 Without FOLDER it first reads ``../shared/photos/`` when present (the real photos), then
 a synthetic set generated into a temporary folder; the last JSON line is then the
 synthetic set's.
@@ -37,6 +42,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from referee.vision import PhotoError, Reading, ReadTile
 from referee.vision.model import sure_threshold
@@ -208,6 +215,70 @@ def _box_overlap(a: Any, b: Any) -> float:
     return float(w * h) / max(1, min(aw * ah, bw * bh))
 
 
+# where a wholly visible tile of a scene went: read right, or lost at one of the reader's steps
+LOSSES = ("read_right", "misread", "said_no_tile", "finder_missed")
+# the tile's width as seen (its face's shorter side, in the scene's pixels): each bucket's
+# floor and name (small tiles far from a camera seen from the side are the hard ones)
+WIDTHS = {0: "under_20_px", 20: "20_to_35_px", 35: "35_px_and_over"}
+
+
+def where_lost(
+    count: int,
+    finder: Any = None,
+    counter: Any = None,
+    tile_threshold: float | None = None,
+    other_makers: bool = False,
+) -> dict[str, Any]:
+    """Of the wholly visible tiles of ``count`` validation scenes, how many the reader (the
+    shipped networks unless ``finder`` and ``counter`` are given, at the shipped tile threshold
+    unless ``tile_threshold`` is) reads right, and where it loses the others. The scenes are read
+    with every mark the finder makes counted (no tile threshold): a tile with no mark on it is
+    the finder's loss; with a mark whose probability of a tile is under the threshold, the
+    counter's "no tile"; over it, with the halves wrong, a misreading."""
+    from referee.vision import geometry as g
+    from referee.vision import scenes
+    from referee.vision.examples import VALIDATION_SEED, scene_for
+    from referee.vision.model import Settings, load, read_rgb
+
+    reader = load()
+    finder = reader.finder if finder is None else finder
+    counter = reader.counter if counter is None else counter
+    threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
+    every_mark = Settings(tile_threshold=0.0)
+    by_width = {floor: dict.fromkeys(LOSSES, 0) for floor in WIDTHS}
+    before = scenes.OTHER_MAKERS_SHARE
+    scenes.OTHER_MAKERS_SHARE = scenes.OTHER_MAKERS_ASKED if other_makers else 0.0
+    try:
+        for i in range(count):
+            scene, _factor = scene_for(VALIDATION_SEED + i)
+            found = read_rgb(scene.rgb, 18, finder, counter, every_mark)
+            for tile in scene.tiles:
+                if tile.visible < 0.95:
+                    continue  # a tile cut by the frame: neither right nor wrong to read
+                on_it = [item for item in found if g.overlap(item.corners, tile.corners) > 0.5]
+                best = max(on_it, key=lambda item: item.tile_probability, default=None)
+                if best is None:
+                    loss = "finder_missed"
+                elif best.tile_probability < threshold:
+                    loss = "said_no_tile"
+                elif sorted(best.halves) != sorted(tile.halves):
+                    loss = "misread"
+                else:
+                    loss = "read_right"
+                corners = np.asarray(tile.corners, float)
+                width = min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
+                by_width[max(floor for floor in WIDTHS if width >= floor)][loss] += 1
+    finally:
+        scenes.OTHER_MAKERS_SHARE = before
+    return {
+        "scenes": count,
+        "tile_threshold": threshold,
+        "other_makers": other_makers,
+        **{loss: sum(counts[loss] for counts in by_width.values()) for loss in LOSSES},
+        "by_width": {WIDTHS[floor]: counts for floor, counts in by_width.items()},
+    }
+
+
 def _labelled(folder: Path) -> int:
     labels = json.loads((folder / "labels.json").read_text())
     return sum(len(photo["tiles"]) for photo in labels["photos"])
@@ -249,9 +320,25 @@ def main(argv: list[str]) -> None:
     parser.add_argument(
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
     )
+    parser.add_argument(
+        "--where-lost",
+        action="store_true",
+        help="where the reader loses the tiles of --count validation scenes: the finder, the counter's no tile, or misread",
+    )
     args = parser.parse_args(argv)
-    if args.other_makers and not (args.scenes or args.calibrate):
-        parser.error("--other-makers draws the learned reader's scenes: use it with --scenes or --calibrate")
+    if args.other_makers and not (args.scenes or args.calibrate or args.where_lost):
+        parser.error(
+            "--other-makers draws the learned reader's scenes: use it with --scenes, --calibrate or --where-lost"
+        )
+    if args.where_lost:
+        lost = where_lost(args.count, other_makers=args.other_makers)
+        print(
+            f"{lost['scenes']} validation scenes: of the wholly visible tiles, {lost['read_right']} read right, "
+            f"{lost['misread']} misread, {lost['said_no_tile']} said no tile by the counter, "
+            f"{lost['finder_missed']} with no mark of the finder"
+        )
+        print(json.dumps(lost), flush=True)
+        return
     if args.calibrate:
         from referee.vision.scenes import write_set as write_scenes
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bench import vision
@@ -87,7 +88,7 @@ def test_each_variant_changes_the_photo_as_its_name_says(name: str) -> None:
 
 def test_other_makers_is_refused_where_it_would_change_nothing() -> None:
     """The other generator has one arrangement per number: ``--other-makers`` without
-    ``--scenes`` or ``--calibrate`` is a usage error, not a silent no-op."""
+    ``--scenes``, ``--calibrate`` or ``--where-lost`` is a usage error, not a silent no-op."""
     with pytest.raises(SystemExit) as refused:
         vision.main(["--other-makers", "--count", "1"])
     assert refused.value.code == 2
@@ -144,3 +145,78 @@ def test_the_scenes_list_the_tiles_cut_by_the_frame_apart(tmp_path: Path) -> Non
     cut = [c for photo in labels["photos"] for c in photo["cut_by_frame"]]
     assert cut, "some of twelve scenes have a tile cut by the frame"
     assert all(set(c) == {"tile", "box"} and len(c["box"]) == 4 for c in cut)
+
+
+# -- where the reader loses a scene's tiles (--where-lost) -------------------------------------
+
+
+def _wholly_visible(count: int, other_makers: bool = False) -> int:
+    from referee.vision import scenes
+    from referee.vision.examples import VALIDATION_SEED, scene_for
+
+    before = scenes.OTHER_MAKERS_SHARE
+    scenes.OTHER_MAKERS_SHARE = scenes.OTHER_MAKERS_ASKED if other_makers else 0.0
+    try:
+        return sum(
+            tile.visible >= 0.95 for i in range(count) for tile in scene_for(VALIDATION_SEED + i)[0].tiles
+        )
+    finally:
+        scenes.OTHER_MAKERS_SHARE = before
+
+
+def test_where_lost_accounts_for_every_wholly_visible_tile_once(capsys: pytest.CaptureFixture[str]) -> None:
+    vision.main(["--where-lost", "--count", "4", "--other-makers"])
+    lost = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert lost["other_makers"] is True and lost["scenes"] == 4
+    assert sum(lost[loss] for loss in vision.LOSSES) == _wholly_visible(4, other_makers=True)
+    for loss in vision.LOSSES:
+        assert sum(bucket[loss] for bucket in lost["by_width"].values()) == lost[loss]
+    assert lost["read_right"] > 0
+
+
+def test_a_finder_that_marks_nothing_loses_every_tile_at_the_finder() -> None:
+    from referee.vision.model import load
+
+    shipped = load().finder
+    lost = vision.where_lost(3, finder=lambda image: np.full_like(shipped(image), -20.0))
+    assert lost["finder_missed"] == _wholly_visible(3) > 0
+    assert lost["read_right"] == lost["misread"] == lost["said_no_tile"] == 0
+
+
+def test_a_counter_that_sees_no_tile_loses_every_marked_tile_at_the_counter() -> None:
+    from referee.vision.model import load
+
+    shipped = load().counter
+
+    def no_tile(crops: np.ndarray) -> np.ndarray:
+        logits = shipped(crops).copy()
+        logits[:, 0] = -20.0  # the tile's logit: no tile
+        return logits
+
+    lost = vision.where_lost(3, counter=no_tile)
+    assert lost["read_right"] == lost["misread"] == 0
+    assert lost["said_no_tile"] > 0
+    assert lost["said_no_tile"] + lost["finder_missed"] == _wholly_visible(3)
+
+
+def test_halves_counted_one_more_are_misread_and_nothing_else_moves() -> None:
+    from referee.vision import geometry as g
+    from referee.vision.model import load
+
+    shipped = load().counter
+    classes = g.PIP_CLASSES
+
+    def one_more(crops: np.ndarray) -> np.ndarray:
+        logits = shipped(crops).copy()  # each half's pips: the classes' scores moved one up
+        for first in (1, 1 + classes):
+            logits[:, first : first + classes] = np.roll(logits[:, first : first + classes], 1, axis=1)
+        return logits
+
+    before, after = vision.where_lost(3), vision.where_lost(3, counter=one_more)
+    assert before["read_right"] > 0
+    assert after["read_right"] == 0
+    assert after["misread"] == before["read_right"] + before["misread"]
+    assert (after["said_no_tile"], after["finder_missed"]) == (
+        before["said_no_tile"],
+        before["finder_missed"],
+    )
