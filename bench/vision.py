@@ -23,8 +23,8 @@ and a tile is read exactly when it is in the multiset intersection of the two.
 
 ``--where-lost`` reads the training's validation scenes (never trained on) and says, of each
 wholly visible tile, where the reader lost it: no mark of the finder on it, the counter's
-"no tile" on the finder's mark, or its halves misread (by the tile's width as seen: the
-reading's first question for more training is which network to train).
+"no tile" on the finder's mark, or its halves misread, in all and by the tile's width as
+seen: it says which of the two networks more training should go to.
 
 Without FOLDER it first reads ``../shared/photos/`` when present (the real photos), then
 a synthetic set generated into a temporary folder; the last JSON line is then the
@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from referee.vision import PhotoError, Reading, ReadTile
-from referee.vision.model import sure_threshold
+from referee.vision.model import Network, sure_threshold
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
 
@@ -224,8 +224,8 @@ WIDTHS = {0: "under_20_px", 20: "20_to_35_px", 35: "35_px_and_over"}
 
 def where_lost(
     count: int,
-    finder: Any = None,
-    counter: Any = None,
+    finder: Network | None = None,
+    counter: Network | None = None,
     tile_threshold: float | None = None,
     other_makers: bool = False,
 ) -> dict[str, Any]:
