@@ -41,12 +41,15 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from referee.vision import PhotoError, Reading, ReadTile
-from referee.vision.model import Network, sure_threshold
+from referee.vision.model import Found, Network, sure_threshold
+
+if TYPE_CHECKING:  # the scenes' drawing is heavy: imported where they are drawn
+    from referee.vision.scenes import SceneTile
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "photos"
 
@@ -235,7 +238,6 @@ def where_lost(
     with every mark the finder makes counted (no tile threshold): a tile with no mark on it is
     the finder's loss; with a mark whose probability of a tile is under the threshold, the
     counter's "no tile"; over it, with the halves wrong, a misreading."""
-    from referee.vision import geometry as g
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
     from referee.vision.model import Settings, load, read_rgb
@@ -246,30 +248,15 @@ def where_lost(
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
     every_mark = Settings(tile_threshold=0.0)
     by_width = {floor: dict.fromkeys(LOSSES, 0) for floor in WIDTHS}
-    before = scenes.OTHER_MAKERS_SHARE
-    scenes.OTHER_MAKERS_SHARE = scenes.OTHER_MAKERS_ASKED if other_makers else 0.0
-    try:
+    with scenes.other_makers_share(other_makers):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
             found = read_rgb(scene.rgb, 18, finder, counter, every_mark)
-            for tile in scene.tiles:
-                if tile.visible < 0.95:
-                    continue  # a tile cut by the frame: neither right nor wrong to read
-                on_it = [item for item in found if g.overlap(item.corners, tile.corners) > 0.5]
-                best = max(on_it, key=lambda item: item.tile_probability, default=None)
-                if best is None:
-                    loss = "finder_missed"
-                elif best.tile_probability < threshold:
-                    loss = "said_no_tile"
-                elif sorted(best.halves) != sorted(tile.halves):
-                    loss = "misread"
-                else:
-                    loss = "read_right"
+            # a tile cut by the frame is neither right nor wrong to read
+            for tile in (tile for tile in scene.tiles if tile.visible >= 0.95):
                 corners = np.asarray(tile.corners, float)
                 width = min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
-                by_width[max(floor for floor in WIDTHS if width >= floor)][loss] += 1
-    finally:
-        scenes.OTHER_MAKERS_SHARE = before
+                by_width[max(floor for floor in WIDTHS if width >= floor)][_loss(tile, found, threshold)] += 1
     return {
         "scenes": count,
         "tile_threshold": threshold,
@@ -277,6 +264,20 @@ def where_lost(
         **{loss: sum(counts[loss] for counts in by_width.values()) for loss in LOSSES},
         "by_width": {WIDTHS[floor]: counts for floor, counts in by_width.items()},
     }
+
+
+def _loss(tile: SceneTile, found: list[Found], threshold: float) -> str:
+    """Where the reading of a scene's ``tile`` went (``LOSSES``), ``found`` read with every
+    mark of the finder counted: of the marks on the tile, the one the counter is surest of."""
+    from referee.vision import geometry as g
+
+    on_it = [item for item in found if g.overlap(item.corners, tile.corners) > 0.5]
+    best = max(on_it, key=lambda item: item.tile_probability, default=None)
+    if best is None:
+        return "finder_missed"
+    if best.tile_probability < threshold:
+        return "said_no_tile"
+    return "read_right" if sorted(best.halves) == sorted(tile.halves) else "misread"
 
 
 def _labelled(folder: Path) -> int:

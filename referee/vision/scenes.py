@@ -24,7 +24,8 @@ import io
 import json
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -110,6 +111,19 @@ def _closest(arrangement: int, count: int) -> float:
 # draws half the sets so (docs/VISION.md, "Other makers' arrangements").
 OTHER_MAKERS_SHARE = 0.0
 OTHER_MAKERS_ASKED = 0.5  # the share when asked: --other-makers, write_set(other_makers=True)
+
+
+@contextmanager
+def other_makers_share(asked: bool) -> Iterator[None]:
+    """Scenes drawn within are printed as asked (half the sets in other makers' arrangements,
+    or none), whatever the share was; it is as it was after."""
+    global OTHER_MAKERS_SHARE
+    before = OTHER_MAKERS_SHARE
+    OTHER_MAKERS_SHARE = OTHER_MAKERS_ASKED if asked else 0.0
+    try:
+        yield
+    finally:
+        OTHER_MAKERS_SHARE = before
 
 
 def _maker(face: tuple[int, int, int], per_number: bool, light: bool) -> int:
@@ -878,14 +892,10 @@ def write_set(
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
     ``highest`` None draws each photo's set (double-6 to double-18); ``other_makers`` prints
     half the sets in other makers' arrangements, as ``--other-makers`` trains on."""
-    global OTHER_MAKERS_SHARE
-    before = OTHER_MAKERS_SHARE
-    if other_makers:
-        OTHER_MAKERS_SHARE = OTHER_MAKERS_ASKED
-    try:
+    if not other_makers:  # the share as it is (0 unless a training asked for more)
         return _write_set(folder, count, seed, size, highest)
-    finally:
-        OTHER_MAKERS_SHARE = before
+    with other_makers_share(True):
+        return _write_set(folder, count, seed, size, highest)
 
 
 def _write_set(folder: Path, count: int, seed: int, size: tuple[int, int], highest: int | None) -> Path:

@@ -533,11 +533,9 @@ def main(argv: list[str] | None = None) -> None:
         scene_drawing.OTHER_MAKERS_SHARE = scene_drawing.OTHER_MAKERS_ASKED
     if args.counter_only and args.finder_only:
         parser.error("--counter-only and --finder-only together would train neither network: give one")
-    for kept in ("counter_only", "finder_only"):
-        if getattr(args, kept) and args.resume is None:
-            parser.error(
-                f"--{kept.replace('_', '-')} goes on from trained networks: give --resume weights.pt or a models folder"
-            )
+    kept = "--counter-only" if args.counter_only else "--finder-only" if args.finder_only else None
+    if kept and args.resume is None:
+        parser.error(f"{kept} goes on from trained networks: give --resume weights.pt or a models folder")
     started = time.monotonic()
     finder, counter = train(args)
     export(finder, counter, args.out)

@@ -154,14 +154,10 @@ def _wholly_visible(count: int, other_makers: bool = False) -> int:
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
 
-    before = scenes.OTHER_MAKERS_SHARE
-    scenes.OTHER_MAKERS_SHARE = scenes.OTHER_MAKERS_ASKED if other_makers else 0.0
-    try:
+    with scenes.other_makers_share(other_makers):
         return sum(
             tile.visible >= 0.95 for i in range(count) for tile in scene_for(VALIDATION_SEED + i)[0].tiles
         )
-    finally:
-        scenes.OTHER_MAKERS_SHARE = before
 
 
 def test_where_lost_accounts_for_every_wholly_visible_tile_once(capsys: pytest.CaptureFixture[str]) -> None:
