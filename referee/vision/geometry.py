@@ -13,6 +13,7 @@ pips of its left and right halves (0 to ``MAX_PIPS``) and whether it is a face-u
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -85,19 +86,38 @@ def box_of(corners: np.ndarray) -> tuple[float, float, float, float, float]:
 def crop(rgb: np.ndarray, corners: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
     """The tile on ``corners`` cut out of ``rgb`` and turned level: CROP_H x CROP_W x 3 uint8,
     its first half on the left."""
-    a, b, _c, d = corners.astype(np.float32)
-    u, v = b - a, d - a
-    src = np.array([a - u * margin - v * margin, b + u * margin - v * margin, d - u * margin + v * margin])
-    dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], np.float32)
-    matrix = cv2.getAffineTransform(src.astype(np.float32), dst)
-    length = float(np.linalg.norm(u))
-    # a tile much larger than the crop is reduced in steps: no pips lost between samples
+    return _level(*_reduced(rgb, corners.astype(np.float32)), margin)
+
+
+def crops(
+    rgb: np.ndarray, corners: np.ndarray, orders: Sequence[Sequence[int]], margin: float = CROP_MARGIN
+) -> list[np.ndarray]:
+    """``crop`` of the tile on ``corners`` (a rectangle, as the finder marks tiles) with its
+    corners taken in each of ``orders``: a tile much larger than the crop is reduced once for
+    all of them, not once each (the reduction of the whole photo costs more than the crop)."""
+    image, scaled = _reduced(rgb, corners.astype(np.float32))
+    return [_level(image, scaled[list(order)], margin) for order in orders]
+
+
+def _reduced(rgb: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``rgb`` and ``corners`` on it, reduced in steps where the tile is much larger than the
+    crop: no pips lost between samples."""
+    length = float(np.linalg.norm(corners[1] - corners[0]))
     if length > 2.5 * CROP_W and min(rgb.shape[:2]) > 1:
         step = length / (1.5 * CROP_W)
         h, w = rgb.shape[:2]
         size = (max(1, round(w / step)), max(1, round(h / step)))
         small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-        return crop(small, corners * np.float32(size[0] / w), margin)
+        return _reduced(small, corners * np.float32(size[0] / w))
+    return rgb, corners
+
+
+def _level(rgb: np.ndarray, corners: np.ndarray, margin: float) -> np.ndarray:
+    a, b, _c, d = corners
+    u, v = b - a, d - a
+    src = np.array([a - u * margin - v * margin, b + u * margin - v * margin, d - u * margin + v * margin])
+    dst = np.array([[0, 0], [CROP_W, 0], [0, CROP_H]], np.float32)
+    matrix = cv2.getAffineTransform(src.astype(np.float32), dst)
     return cv2.warpAffine(
         rgb, matrix, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )

@@ -509,8 +509,9 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
     """A patterned table may light hundreds of cells weakly: only the surest ``MOST_MARKS``
     are counted, so one photo's reading stays bounded in time (each mark: four crops), with
     the second look's marks as without them (on the larger photo the marks are small enough
-    to call for it)."""
-    from referee.vision.model import MOST_MARKS, Settings, read_rgb
+    to call for it), and at most ``MOST_RETRIES`` of them cut out again: here a counter that
+    is surer at each look, so that every retry is shown the four ways and replaces its mark."""
+    from referee.vision.model import MOST_MARKS, MOST_RETRIES, RETRY_SHAPES, Settings, read_rgb
 
     shown: list[int] = []
     sides: set[int] = set()
@@ -525,14 +526,20 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
         out[0, g.COS] = 1.0
         return out
 
-    def counter(crops: np.ndarray) -> np.ndarray:
+    def counter_surer_each_look(crops: np.ndarray) -> np.ndarray:
+        said = np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+        said[:, 0] = len(shown)  # a tile: 0.5 at the first look, 0.73 at the glance, 0.88 at the last
         shown.append(len(crops))
-        return np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+        return said
 
     rgb = np.full((height, width, 3), 128, np.uint8)
-    read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter, Settings())
-    assert shown == [MOST_MARKS * len(VIEWS)]
+    found = read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter_surer_each_look, Settings())
+    assert shown == [MOST_MARKS * len(VIEWS), MOST_RETRIES * len(RETRY_SHAPES), MOST_RETRIES * len(VIEWS)]
     assert len(sides) == looks
+    assert sum(item.tile_probability > 0.85 for item in found) == MOST_RETRIES  # the retried marks
+    shown.clear()
+    read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter_surer_each_look, Settings(retries=0))
+    assert shown == [MOST_MARKS * len(VIEWS)]
 
 
 def _mark(score: float, x: float, width: float) -> tuple[float, np.ndarray, float]:
@@ -584,9 +591,52 @@ def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_s
         return np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
 
     monkeypatch.setattr(model, "_marks", finder_marks)
-    read_rgb(np.zeros((height, width, 3), np.uint8), 12, lambda image: image, counter, Settings())
+    # (no retries: the marks counted are the first crops the counter is shown)
+    read_rgb(np.zeros((height, width, 3), np.uint8), 12, lambda image: image, counter, Settings(retries=0))
     assert sides == looks
     assert shown == [marks_counted * len(VIEWS)]
+
+
+def test_a_mark_is_reshaped_about_its_centre_along_its_own_length() -> None:
+    from referee.vision.model import _reshaped
+
+    mark = g.corners_of(100.0, 50.0, 40.0, 20.0, math.radians(30))
+    cx, cy, length, width, angle = g.box_of(_reshaped(mark, 1.6, 1.25, 0.3))
+    assert (length, width) == pytest.approx((64.0, 25.0))
+    assert angle == pytest.approx(math.radians(30))  # the corners keep their order
+    # the centre moved 0.3 of the mark's 40 px along its length
+    moved = (100 + 12 * math.cos(math.radians(30)), 50 + 12 * math.sin(math.radians(30)))
+    assert (cx, cy) == pytest.approx(moved)
+    assert g.box_of(_reshaped(mark, 1.0, 1.0, 0.0)) == pytest.approx(g.box_of(mark))
+
+
+def test_tiles_marked_too_short_are_read_on_the_retry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finder's mark covering three quarters of a tile: the counter, rightly, sees no whole
+    tile there; cut out again longer, the tile is read with its halves. (A mark the counter is
+    sure is no tile, under ``RETRY_ABOVE``, is not cut out again: here one of the five.)"""
+    from referee.vision import model
+    from referee.vision.model import Settings, read_rgb
+
+    scene = draw_scene(9300, (1024, 768), highest=12, count=5, easy=True, tile_width=(0.06, 0.09))
+    tiles = labelled(scene)
+    assert len(tiles) >= 4
+
+    def marks_too_short(_rgb: np.ndarray, _finder: object, _side: int, _threshold: float) -> list[object]:
+        marks = []
+        for tile in tiles:
+            cx, cy, length, width, angle = g.box_of(np.asarray(tile.corners, np.float32))
+            marks.append((0.9, g.corners_of(cx, cy, 0.75 * length, width, angle), width))
+        return marks
+
+    monkeypatch.setattr(model, "_marks", marks_too_short)
+    reader = load()
+    settings = Settings(tile_threshold=0.9)
+    want = sorted(str(t.tile) for t in tiles)
+    without = read_rgb(scene.rgb, 12, reader.finder, reader.counter, dataclasses.replace(settings, retries=0))
+    retried = read_rgb(scene.rgb, 12, reader.finder, reader.counter, settings)
+    assert not without, [sorted(f.halves) for f in without]
+    read = Counter(f"{min(f.halves)}-{max(f.halves)}" for f in retried)
+    assert len(retried) >= len(tiles) - 1 and not read - Counter(want), (sorted(read), want)
 
 
 def _small_tiles_scene(seed: int) -> Scene:

@@ -103,12 +103,13 @@ def test_real_photos_floor() -> None:
         exact += sum((want & got).values())
         totals_right += reading.pips == photo["total_pips"]
         assert all(isinstance(t.tile, Tile) and t.tile.high <= 12 for t in reading.tiles)
-    # the floor the shipped networks reach today, less one tile or one photo (measured, never
-    # trained or tuned on; docs/BENCHMARKS.md has the figures: 79 of 84 tiles found, 65 exact,
-    # all 79 read there, 14 of 20 totals): a retraining that reads these photos worse shows here
-    assert matched / labelled >= 78 / 84
-    assert exact / labelled >= 64 / 84
-    assert matched / read >= 0.98
+    # the floor the shipped reader reaches today, less one tile or one photo (measured, never
+    # trained or tuned on; docs/BENCHMARKS.md has the figures: 81 of 84 tiles found, 68 exact,
+    # 81 of the 83 read there, 14 of 20 totals; before the retry of marks the counter calls no
+    # tile, 79 found, 65 exact, all 79 there): a reader that reads these photos worse shows here
+    assert matched / labelled >= 80 / 84
+    assert exact / labelled >= 67 / 84
+    assert matched / read >= 80 / 83
     assert totals_right / len(labels["photos"]) >= 13 / 20
 
 
@@ -223,7 +224,10 @@ def test_the_shaded_front_side_of_a_thick_tile_is_not_taken_as_face() -> None:
     reading = read_photo(buffer.getvalue(), 12)
     assert [str(t.tile) for t in reading.tiles] == ["3-4"]
     _x, y, _w, h = reading.tiles[0].box
-    assert abs(y - 150) <= 8 and abs(y + h - 350) <= 8
+    # The outline holds the face. It is longer than the face: the counter is surer of this
+    # tile (0.95) cut out 1.3 times as long as the finder marked it than as marked (0.89, under
+    # the tile threshold), so the retry's outline is the one kept (docs/VISION.md, the retry).
+    assert y <= 150 + 8 and y + h >= 350 - 8 and h <= 1.3 * 200 + 8
 
 
 def test_dense_halves_touching_in_a_seamless_grid_are_read() -> None:
