@@ -91,6 +91,10 @@ RETRY_SHAPES: tuple[tuple[float, float, float], ...] = (
 )
 MOST_RETRIES = 16
 
+# what the counter says of one mark: the probability of a face-up tile, and of each number of
+# pips on the tile's first and on its second half
+Said = tuple[float, np.ndarray, np.ndarray]
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -134,21 +138,9 @@ def read_rgb(
     if not candidates:
         return []
     allowed = highest + 1
-    said = _counter_says(rgb, candidates, counter, allowed)
-    retried = [i for i, (tile_p, _l, _r) in enumerate(said) if RETRY_ABOVE <= tile_p < RETRY_BELOW]
-    retried = retried[: settings.retries]
-    if retried:
-        n = len(RETRY_SHAPES)
-        reshaped = [_reshaped(candidates[i], *shape) for i in retried for shape in RETRY_SHAPES]
-        glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, counter, allowed, VIEWS[:1])]
-        # of each mark's new shapes, the one the counter glanced at as surest a tile, where it
-        # is surer than of the mark
-        surest = [(i, k * n + int(np.argmax(glances[k * n : (k + 1) * n]))) for k, i in enumerate(retried)]
-        surest = [(i, j) for i, j in surest if glances[j] > said[i][0]]
-        looked = _counter_says(rgb, [reshaped[j] for _i, j in surest], counter, allowed)
-        for (i, j), again in zip(surest, looked, strict=True):
-            if again[0] > said[i][0]:
-                candidates[i], said[i] = reshaped[j], again
+    candidates, said = _retried(
+        rgb, candidates, _counter_says(rgb, candidates, counter, allowed), counter, allowed, settings.retries
+    )
     found: list[Found] = []
     for corners, (tile_p, left, right) in zip(candidates, said, strict=True):
         if tile_p < settings.tile_threshold:
@@ -165,13 +157,42 @@ def read_rgb(
     return kept
 
 
+def _retried(
+    rgb: np.ndarray,
+    marks: list[np.ndarray],
+    said: list[Said],
+    counter: Network,
+    allowed: int,
+    most: int,
+) -> tuple[list[np.ndarray], list[Said]]:
+    """The retry (above): ``marks`` and what the counter ``said`` of them, each of the first
+    ``most`` marks it called no tile (not surely) replaced by the surest of its new shapes where
+    the counter is surer of that."""
+    retried = [i for i, (tile_p, _l, _r) in enumerate(said) if RETRY_ABOVE <= tile_p < RETRY_BELOW][:most]
+    if not retried:
+        return marks, said
+    marks, said = list(marks), list(said)
+    n = len(RETRY_SHAPES)
+    reshaped = [_reshaped(marks[i], *shape) for i in retried for shape in RETRY_SHAPES]
+    glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, counter, allowed, VIEWS[:1])]
+    # of each mark's new shapes, the one the counter glanced at as surest a tile, where it is
+    # surer than of the mark: shown the four ways
+    surest = [(i, k * n + int(np.argmax(glances[k * n : (k + 1) * n]))) for k, i in enumerate(retried)]
+    surest = [(i, j) for i, j in surest if glances[j] > said[i][0]]
+    looked = _counter_says(rgb, [reshaped[j] for _i, j in surest], counter, allowed)
+    for (i, j), again in zip(surest, looked, strict=True):
+        if again[0] > said[i][0]:
+            marks[i], said[i] = reshaped[j], again
+    return marks, said
+
+
 def _counter_says(
     rgb: np.ndarray,
     marks: list[np.ndarray],
     counter: Network,
     allowed: int,
     views: tuple[tuple[tuple[int, int, int, int], bool], ...] = VIEWS,
-) -> list[tuple[float, np.ndarray, np.ndarray]]:
+) -> list[Said]:
     """What the counter says of each of ``marks`` (corners in ``rgb``), cut out and shown the
     ``views`` ways with its answers averaged: the probability of a face-up tile, and of each
     number of pips (0 to ``allowed`` - 1) on the tile's first and second half."""
@@ -180,7 +201,7 @@ def _counter_says(
     orders = [order for order, _swap in views]
     crops = np.stack([crop for corners in marks for crop in g.crops(rgb, corners, orders)])
     logits = counter(np.ascontiguousarray(g.normalise(crops).transpose(0, 3, 1, 2)))
-    said = []
+    said: list[Said] = []
     for i in range(len(marks)):
         rows = logits[i * len(views) : (i + 1) * len(views)]
         first = np.zeros(allowed)
