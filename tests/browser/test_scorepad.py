@@ -145,6 +145,8 @@ def test_ten_round_double_nine_score_pad(page, tmp_path):
     screenshot(page, "pages-game-finished-tablet")
 
     page.get_by_role("link", name="Scoresheet", exact=True).click()
+    # count() does not wait: the scoresheet's rows are counted once its page has loaded
+    page.wait_for_url(re.compile(r"/scoresheet$"))
     sheet = page.locator("table.scoresheet-table")
     assert sheet.locator("tbody tr").count() == 10
     foot = [int(x) for x in sheet.locator("tfoot td.total").all_inner_texts()]

@@ -6,20 +6,22 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
 from referee.web import create_app
+from tests.conftest import migrated_copy
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated_database):
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else str(tmp_path)
     folder = tempfile.mkdtemp(prefix="referee-acceptance-", dir=base)
     app = create_app(
         {
             "TESTING": True,
-            "DATABASE": os.path.join(folder, "referee.db"),
+            "DATABASE": migrated_copy(migrated_database, Path(folder) / "referee.db"),
             "SECRET_KEY": "test-secret",
             "WTF_CSRF_ENABLED": False,
         }

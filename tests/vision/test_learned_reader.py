@@ -57,6 +57,27 @@ def test_the_shipped_networks_load_and_answer_in_their_shapes() -> None:
     assert sum(p.stat().st_size for p in MODELS.glob("*.onnx")) < 20 * 1024 * 1024  # a few MB
 
 
+def test_the_networks_threads_wait_without_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a spinning thread holds a core between operators, from the plays and from another read
+    # (docs/BENCHMARKS.md, "The reader's threads wait without spinning")
+    import onnxruntime as ort
+
+    shipped = load().settings
+    made: list[ort.SessionOptions] = []
+    real = ort.InferenceSession
+
+    def recorded(path: str, options: ort.SessionOptions, **kwargs: object) -> ort.InferenceSession:
+        made.append(options)
+        return real(path, options, **kwargs)
+
+    monkeypatch.setattr(ort, "InferenceSession", recorded)
+    reader = load.__wrapped__(MODELS)  # a new load, not the one cached for the process
+    assert reader.settings == shipped
+    assert len(made) == 2
+    assert all(options.get_session_config_entry("session.intra_op.allow_spinning") == "0" for options in made)
+    assert all(options.intra_op_num_threads == 2 for options in made)
+
+
 def test_easy_synthetic_photos_are_read_exactly() -> None:
     labelled_tiles = exact = 0
     for seed in range(6):
