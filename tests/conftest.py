@@ -137,9 +137,9 @@ def pytest_collection_modifyitems(config, items) -> None:
 @pytest.fixture(scope="session")
 def migrated_database(tmp_path_factory) -> Path:
     """A database file with every migration applied, made once per test process. A test's
-    app starts on a copy of it: migrating a new file takes about 0.05 s, a twentieth of a
-    second for each of the suite's thousand apps, and create_app's migrate() then finds
-    nothing left to do (the migrations themselves are tested on new files: tests/store)."""
+    app starts on a copy of it: migrating a new file takes about 0.05 s, and the suite makes
+    over a thousand apps; create_app's migrate() then finds nothing left to do (the
+    migrations themselves are tested on new files: tests/store)."""
     path = tmp_path_factory.mktemp("migrated") / "referee.db"
     store = Store(str(path))
     store.migrate()
