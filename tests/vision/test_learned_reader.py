@@ -580,6 +580,10 @@ _SECOND_LOOK_MARKS = [_mark(0.9, 100, 80), _mark(0.9, 300, 20), _mark(0.9, 500, 
         # the photo has more pixels than the finder's 640 and a small tile is marked: the
         # second look's mark of it joins the first look's two (the narrow and weak ones do not)
         (960, 1280, 0.8, [640, 1280], 3),
+        # wider than 4:3: the second look at 1280 too; a square photo: at 1088 x 1088, the
+        # largest within 1280 x 960 pixels (at 1280 x 1280 a 12 MP square photo took 1.9 s)
+        (720, 1280, 0.8, [640, 1280], 3),
+        (1280, 1280, 0.8, [640, 1088], 3),
         # the same marks on a photo with no more pixels than the finder saw: one look
         (600, 800, 0.8, [640], 2),
         # the small mark is weaker than the second look asks of a mark: one look
@@ -598,12 +602,12 @@ def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_s
     from referee.vision.model import Settings, read_rgb
 
     # the first look (640): a large tile, and a small one 20 px of the photo wide (under 3 % of 1280)
-    marks = {640: [_mark(0.9, 100, 80), _mark(first_look_small_score, 300, 20)], 1280: _SECOND_LOOK_MARKS}
+    first_look = [_mark(0.9, 100, 80), _mark(first_look_small_score, 300, 20)]
     sides: list[int] = []
 
     def finder_marks(_rgb: np.ndarray, _finder: object, side: int, threshold: float) -> list[object]:
         sides.append(side)
-        return [mark for mark in marks[side] if mark[0] >= threshold]
+        return [mark for mark in (first_look if side == 640 else _SECOND_LOOK_MARKS) if mark[0] >= threshold]
 
     shown: list[int] = []
 
