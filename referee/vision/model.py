@@ -68,6 +68,13 @@ SECOND_LOOK_PIXELS = 1280 * 960
 SECOND_LOOK_LEAST_SIDE = 960
 SECOND_LOOK_LEAST_WIDTH = 10
 SECOND_LOOK_FIND_THRESHOLD = 0.4
+# The second look sees only the part of the photo around the first look's small marks,
+# SECOND_LOOK_MARGIN of the photo's longer side beyond them on each side (the small tiles of
+# one hand or one line lie together; each finder run at 1280 x 960 costs about 0.25 s, and a
+# photo with one small tile in a corner paid four of them for the whole photo), or all of it
+# where that part is at least SECOND_LOOK_WHOLE of a side.
+SECOND_LOOK_MARGIN = 0.1
+SECOND_LOOK_WHOLE = 0.9
 
 
 # The retry. The finder often marks a tile too short (a half and the bar; on a steep view the
@@ -127,14 +134,15 @@ def read_rgb(
     marks = _marks(rgb, finder, g.FINDER_SIDE, settings.find_threshold)
     small = SMALL_TILE * longer
     surer = max(SECOND_LOOK_FIND_THRESHOLD, settings.find_threshold)
-    if longer >= SECOND_LOOK_LEAST_SIDE and any(
-        width < small and score >= surer for score, _c, width in marks[:MOST_MARKS]
-    ):
+    small_marks = [
+        corners for score, corners, width in marks[:MOST_MARKS] if width < small and score >= surer
+    ]
+    if longer >= SECOND_LOOK_LEAST_SIDE and small_marks:
         # the second look: small tiles are found again where the photo has their pixels
         side = min(
             SECOND_LOOK_SIDE, longer // g.SIDE_STEP * g.SIDE_STEP, _side_within(rgb, SECOND_LOOK_PIXELS)
         )
-        closer = _marks(rgb, finder, side, surer)
+        closer = _second_look(rgb, finder, side, surer, small_marks)
         marks = sorted(
             marks + [mark for mark in closer if SECOND_LOOK_LEAST_WIDTH <= mark[2] < small],
             key=lambda mark: mark[0],
@@ -161,6 +169,48 @@ def read_rgb(
         if all(g.overlap(item.corners, other.corners) < settings.same_tile for other in kept):
             kept.append(item)
     return kept
+
+
+def _second_look(
+    rgb: np.ndarray, finder: Network, side: int, threshold: float, small_marks: list[np.ndarray]
+) -> list[tuple[float, np.ndarray, float]]:
+    """The finder's marks (as ``_marks`` gives them, in ``rgb``'s pixels) where it looks again
+    at ``rgb`` reduced to ``side`` on its longer side: only on the part of the photo around the
+    first look's ``small_marks`` (``_window``), or on the whole photo where that part is all of it."""
+    longer = max(rgb.shape[:2])
+    scale = side / longer
+    margin = SECOND_LOOK_MARGIN * longer
+    points = np.concatenate(small_marks)
+    spans = [
+        _window(rgb.shape[1 - axis], points[:, axis].min() - margin, points[:, axis].max() + margin, scale)
+        for axis in (0, 1)
+    ]
+    (x0, x1), (y0, y1) = spans
+    if (x1 - x0, y1 - y0) == (rgb.shape[1], rgb.shape[0]):
+        return _marks(rgb, finder, side, threshold)
+    part = np.ascontiguousarray(rgb[y0:y1, x0:x1])
+    part_side = round(max(x1 - x0, y1 - y0) * scale / g.SIDE_STEP) * g.SIDE_STEP
+    offset = np.array([x0, y0], np.float32)
+    return [
+        (score, in_part + offset, width)
+        for score, in_part, width in _marks(part, finder, part_side, threshold)
+    ]
+
+
+def _window(length: int, low: float, high: float, scale: float) -> tuple[int, int]:
+    """The pixels [start, end) of one of the photo's sides (``length`` long) the second look
+    sees: at least ``low`` to ``high``, grown to a whole number of the finder's steps at
+    ``scale`` about its centre, within the photo; the whole side where that is most of it.
+    Mirrored, the photo gives the mirrored span (pixel centres on whole numbers), so a photo
+    turned a quarter is looked at again on the same pixels turned."""
+    low, high = max(low, -0.5), min(high, length - 0.5)
+    steps = max(1, math.ceil((high - low) * scale / g.SIDE_STEP))
+    span = round(steps * g.SIDE_STEP / scale)
+    if span >= length * SECOND_LOOK_WHOLE:
+        return 0, length
+    start = math.floor((low + high) / 2 - (span - 1) / 2 + 0.5)
+    start = min(max(start, 0), length - span)
+    return start, start + span
 
 
 def _side_within(rgb: np.ndarray, pixels: int) -> int:

@@ -563,50 +563,59 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
     assert shown == [MOST_MARKS * len(VIEWS)]
 
 
-def _mark(score: float, x: float, width: float) -> tuple[float, np.ndarray, float]:
+def _mark(score: float, x: float, width: float, y: float = 200.0) -> tuple[float, np.ndarray, float]:
     """A finder's mark as ``model._marks`` gives it: a level tile twice as long as wide."""
-    return (score, g.corners_of(x, 200.0, 2 * width, width, 0.0), width)
+    return (score, g.corners_of(x, y, 2 * width, width, 0.0), width)
 
 
-# what the finder marks on the second look (1280 px) of a photo of 1280 px: the small tile
-# again, a mark too narrow to count pips on, a weak mark, and the large tile again (not small:
-# only the first look's mark of it counts)
-_SECOND_LOOK_MARKS = [_mark(0.9, 100, 80), _mark(0.9, 300, 20), _mark(0.9, 500, 8), _mark(0.3, 700, 20)]
+# what the finder marks on the second look, in the pixels of the part of the photo it is
+# shown: the small tile again, a mark too narrow to count pips on, a weak mark, and the large
+# tile again (not small: only the first look's mark of it counts)
+_SECOND_LOOK_MARKS = [_mark(0.9, 100, 80), _mark(0.9, 150, 20), _mark(0.9, 200, 8), _mark(0.3, 250, 20)]
 
 
 @pytest.mark.parametrize(
-    ("height", "width", "first_look_small_score", "looks", "marks_counted"),
+    ("height", "width", "small_at", "first_look_small_score", "looks"),
     [
         # the photo has more pixels than the finder's 640 and a small tile is marked: the
-        # second look's mark of it joins the first look's two (the narrow and weak ones do not)
-        (960, 1280, 0.8, [640, 1280], 3),
-        # wider than 4:3: the second look at 1280 too; a square photo: at 1088 x 1088, the
-        # largest within 1280 x 960 pixels (at 1280 x 1280 a 12 MP square photo took 1.9 s)
-        (720, 1280, 0.8, [640, 1280], 3),
-        (1280, 1280, 0.8, [640, 1088], 3),
+        # second look sees the part around it at the photo's analysis scale (1280 px on the
+        # longer side), its mark there joins the first look's two (the narrow and weak ones do
+        # not). The part: the mark (280 to 320 across, 190 to 210 down) and 0.1 of 1280 around
+        # it, grown to whole steps of 32 px about its centre (320 x 288)
+        (960, 1280, [(300, 200)], 0.8, [(640, (960, 1280)), (320, (288, 320))]),
+        # wider than 4:3: the same scale
+        (720, 1280, [(300, 200)], 0.8, [(640, (720, 1280)), (320, (288, 320))]),
+        # a square photo is seen again at 1088 x 1088 at most, the largest within 1280 x 960
+        # pixels (at 1280 x 1280 a 12 MP square photo took 1.9 s): the part at that scale,
+        # 8 x 8 steps of 32 (301 x 301 of the photo's pixels)
+        (1280, 1280, [(300, 200)], 0.8, [(640, (1280, 1280)), (256, (301, 301))]),
+        # small tiles at both ends of the photo: the part is its whole width
+        (960, 1280, [(100, 200), (1180, 200)], 0.8, [(640, (960, 1280)), (1280, (288, 1280))]),
+        # and all of it where they lie at its corners
+        (960, 1280, [(100, 100), (1180, 860)], 0.8, [(640, (960, 1280)), (1280, (960, 1280))]),
         # the same marks on a photo with no more pixels than the finder saw: one look
-        (600, 800, 0.8, [640], 2),
+        (600, 800, [(300, 200)], 0.8, [(640, (600, 800))]),
         # the small mark is weaker than the second look asks of a mark: one look
-        (960, 1280, 0.3, [640], 2),
+        (960, 1280, [(300, 200)], 0.3, [(640, (960, 1280))]),
     ],
 )
 def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_see(
     monkeypatch: pytest.MonkeyPatch,
     height: int,
     width: int,
+    small_at: list[tuple[float, float]],
     first_look_small_score: float,
-    looks: list[int],
-    marks_counted: int,
+    looks: list[tuple[int, tuple[int, int]]],
 ) -> None:
     from referee.vision import model
     from referee.vision.model import Settings, read_rgb
 
-    # the first look (640): a large tile, and a small one 20 px of the photo wide (under 3 % of 1280)
-    first_look = [_mark(0.9, 100, 80), _mark(first_look_small_score, 300, 20)]
-    sides: list[int] = []
+    # the first look (640): a large tile, and small ones 20 px of the photo wide (under 3 % of 1280)
+    first_look = [_mark(0.9, 100, 80)] + [_mark(first_look_small_score, x, 20, y) for x, y in small_at]
+    seen: list[tuple[int, tuple[int, int]]] = []
 
-    def finder_marks(_rgb: np.ndarray, _finder: object, side: int, threshold: float) -> list[object]:
-        sides.append(side)
+    def finder_marks(rgb: np.ndarray, _finder: object, side: int, threshold: float) -> list[object]:
+        seen.append((side, rgb.shape[:2]))
         return [mark for mark in (first_look if side == 640 else _SECOND_LOOK_MARKS) if mark[0] >= threshold]
 
     shown: list[int] = []
@@ -618,8 +627,48 @@ def test_the_second_look_runs_where_small_tiles_have_pixels_the_finder_did_not_s
     monkeypatch.setattr(model, "_marks", finder_marks)
     # (no retries: the marks counted are the first crops the counter is shown)
     read_rgb(np.zeros((height, width, 3), np.uint8), 12, lambda image: image, counter, Settings(retries=0))
-    assert sides == looks
-    assert shown == [marks_counted * len(VIEWS)]
+    assert seen == looks
+    assert shown == [(len(first_look) + (len(looks) == 2)) * len(VIEWS)]
+
+
+def test_the_second_looks_marks_are_placed_back_on_the_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.vision import model
+
+    parts: list[np.ndarray] = []
+
+    def finder_marks(rgb: np.ndarray, _finder: object, _side: int, _threshold: float) -> list[object]:
+        parts.append(rgb)
+        return [_mark(0.9, 30, 20)]  # at (30, 200) of the part it is shown
+
+    monkeypatch.setattr(model, "_marks", finder_marks)
+    photo = np.arange(960 * 1280 * 3, dtype=np.uint32).reshape(960, 1280, 3).astype(np.uint8)
+    [(_score, corners, _width)] = model._second_look(
+        photo, lambda image: image, 1280, 0.4, [g.corners_of(300, 200, 40, 20, 0.0)]
+    )
+    # the part shown is the photo's pixels from (141, 57): its mark lies as far from there
+    assert np.array_equal(parts[0], photo[57:345, 141:461])
+    assert np.allclose(corners.mean(axis=0), (141 + 30, 57 + 200))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_second_look_sees_the_mirrored_part_of_a_mirrored_photo(seed: int) -> None:
+    """A photo mirrored (or turned a quarter: a mirror and a swap of its sides) is looked at
+    again on the mirrored pixels, so that it is read the same however the phone was held."""
+    from referee.vision.model import _window
+
+    rng = random.Random(seed)
+    for _ in range(200):
+        # a mark's corners and the margin around them: within the photo, or a little past it
+        length = rng.randrange(300, 4000)
+        low = rng.uniform(-300, length - 1)
+        high = rng.uniform(low + 1, length + 300)
+        scale = rng.uniform(0.3, 1.0)
+        start, end = _window(length, low, high, scale)
+        assert 0 <= start < end <= length
+        # what was asked is seen (to the pixel: its span is rounded to whole pixels)
+        assert start <= max(low, 0) + 1 and end >= min(high, length - 1) - 1
+        mirrored = _window(length, length - 1 - high, length - 1 - low, scale)
+        assert mirrored == (length - end, length - start)
 
 
 def test_a_mark_is_reshaped_about_its_centre_along_its_own_length() -> None:
