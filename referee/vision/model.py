@@ -181,13 +181,11 @@ def _second_look(
     scale = side / longer
     margin = SECOND_LOOK_MARGIN * longer
     points = np.concatenate(small_marks)
-    spans = [
+    (x0, x1), (y0, y1) = (
         _window(rgb.shape[1 - axis], points[:, axis].min() - margin, points[:, axis].max() + margin, scale)
         for axis in (0, 1)
-    ]
-    (x0, x1), (y0, y1) = spans
-    if (x1 - x0, y1 - y0) == (rgb.shape[1], rgb.shape[0]):
-        return _marks(rgb, finder, side, threshold)
+    )
+    # where the part is the whole photo, this is the photo at ``side``, as it is
     part = np.ascontiguousarray(rgb[y0:y1, x0:x1])
     part_side = round(max(x1 - x0, y1 - y0) * scale / g.SIDE_STEP) * g.SIDE_STEP
     offset = np.array([x0, y0], np.float32)
