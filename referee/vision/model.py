@@ -7,7 +7,8 @@ time: ``geometry.FINDER_VIEWS``) with its answers joined, and looks again at the
 larger size where it marked small tiles (the second look, below); each mark is cut out of
 the photo at the analysis size, turned level and shown to the counter four times (as it
 lies, turned half a turn, and mirrored both ways: a photo mirrored or turned reads the same
-by construction), whose answers are averaged. A mark the counter calls no tile is cut out
+by construction), whose answers are averaged; a second counter counts the pips with it
+(``PIP_COUNTERS``, below). A mark the counter calls no tile is cut out
 again a few ways longer and wider (the retry, below). A tile is kept when the counter says it is a
 face-up tile, at least as surely as the tile threshold the training chose; its confidence is
 how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
