@@ -136,9 +136,17 @@ class Found:
 
 
 def read_rgb(
-    rgb: np.ndarray, highest: int, finder: Network, counter: Network, settings: Settings
+    rgb: np.ndarray,
+    highest: int,
+    finder: Network,
+    counter: Network,
+    settings: Settings,
+    tile_counter: Network | None = None,
 ) -> list[Found]:
-    """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``."""
+    """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``.
+    ``tile_counter``, where ``counter`` joins other counters' counts (``PIP_COUNTERS``): the
+    counter that alone says what is a tile, which the retry's glances (they read no pips) ask
+    alone; ``counter`` where None."""
     longer = max(rgb.shape[:2])
     marks = _marks(rgb, finder, g.FINDER_SIDE, settings.find_threshold)
     small = SMALL_TILE * longer
@@ -161,8 +169,9 @@ def read_rgb(
     if not candidates:
         return []
     allowed = highest + 1
+    said = _counter_says(rgb, candidates, counter, allowed)
     candidates, said = _retried(
-        rgb, candidates, _counter_says(rgb, candidates, counter, allowed), counter, allowed, settings.retries
+        rgb, candidates, said, counter, tile_counter or counter, allowed, settings.retries
     )
     found: list[Found] = []
     for corners, (tile_p, left, right) in zip(candidates, said, strict=True):
@@ -233,19 +242,20 @@ def _retried(
     marks: list[np.ndarray],
     said: list[Said],
     counter: Network,
+    glance: Network,
     allowed: int,
     most: int,
 ) -> tuple[list[np.ndarray], list[Said]]:
     """The retry (above): ``marks`` and what the counter ``said`` of them, each of the first
     ``most`` marks it called no tile (not surely) replaced by the surest of its new shapes where
-    the counter is surer of that."""
+    the counter is surer of that; ``glance`` says which new shape is surest a tile."""
     retried = [i for i, (tile_p, _l, _r) in enumerate(said) if RETRY_ABOVE <= tile_p < RETRY_BELOW][:most]
     if not retried:
         return marks, said
     marks, said = list(marks), list(said)
     n = len(RETRY_SHAPES)
     reshaped = [_reshaped(marks[i], *shape) for i in retried for shape in RETRY_SHAPES]
-    glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, counter, allowed, VIEWS[:1])]
+    glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, glance, allowed, VIEWS[:1])]
     # of each mark's new shapes, the one the counter glanced at as surest a tile, where it is
     # surer than of the mark: shown the four ways
     surest = [(i, k * n + int(np.argmax(glances[k * n : (k + 1) * n]))) for k, i in enumerate(retried)]
@@ -392,8 +402,9 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class Reader:
     finder: Network
-    counter: Network
+    counter: Network  # counter.onnx's tile, the pips of it and the PIP_COUNTERS joined
     settings: Settings
+    tile_counter: Network  # counter.onnx alone
 
 
 _lock = threading.Lock()
@@ -441,4 +452,8 @@ def load(folder: Path = MODELS) -> Reader:
         with _lock:
             return joined_counters([np.asarray(counter.run(None, {"crops": x})[0]) for counter in counters])
 
-    return Reader(run_finder, run_counter, settings)
+    def run_tile_counter(x: np.ndarray) -> np.ndarray:
+        with _lock:
+            return np.asarray(counters[0].run(None, {"crops": x})[0])
+
+    return Reader(run_finder, run_counter, settings, run_tile_counter)

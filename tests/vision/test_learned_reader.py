@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -40,6 +41,7 @@ from referee.vision.scenes import (
     LAYOUTS,
     NUMBER_COLOURS,
     Scene,
+    SceneTile,
     draw_face,
     draw_scene,
     draw_style,
@@ -742,6 +744,19 @@ def test_a_mark_is_reshaped_about_its_centre_along_its_own_length() -> None:
     assert g.box_of(_reshaped(mark, 1.0, 1.0, 0.0)) == pytest.approx(g.box_of(mark))
 
 
+def _finder_marking_three_quarters_of(tiles: list[SceneTile]) -> Callable[..., list[object]]:
+    """A stand-in for ``model._marks``: the finder marking three quarters of each of ``tiles``."""
+
+    def marks_too_short(_rgb: np.ndarray, _finder: object, _side: int, _threshold: float) -> list[object]:
+        marks: list[object] = []
+        for tile in tiles:
+            cx, cy, length, width, angle = g.box_of(np.asarray(tile.corners, np.float32))
+            marks.append((0.9, g.corners_of(cx, cy, 0.75 * length, width, angle), width))
+        return marks
+
+    return marks_too_short
+
+
 def test_tiles_marked_too_short_are_read_on_the_retry(monkeypatch: pytest.MonkeyPatch) -> None:
     """The finder's mark covering three quarters of a tile: the counter, rightly, sees no whole
     tile there; cut out again longer, the tile is read with its halves. (A mark the counter is
@@ -752,15 +767,7 @@ def test_tiles_marked_too_short_are_read_on_the_retry(monkeypatch: pytest.Monkey
     scene = draw_scene(9300, (1024, 768), highest=12, count=5, easy=True, tile_width=(0.06, 0.09))
     tiles = labelled(scene)
     assert len(tiles) >= 4
-
-    def marks_too_short(_rgb: np.ndarray, _finder: object, _side: int, _threshold: float) -> list[object]:
-        marks = []
-        for tile in tiles:
-            cx, cy, length, width, angle = g.box_of(np.asarray(tile.corners, np.float32))
-            marks.append((0.9, g.corners_of(cx, cy, 0.75 * length, width, angle), width))
-        return marks
-
-    monkeypatch.setattr(model, "_marks", marks_too_short)
+    monkeypatch.setattr(model, "_marks", _finder_marking_three_quarters_of(tiles))
     reader = load()
     settings = Settings(tile_threshold=0.9)
     want = sorted(str(t.tile) for t in tiles)
@@ -769,6 +776,36 @@ def test_tiles_marked_too_short_are_read_on_the_retry(monkeypatch: pytest.Monkey
     assert not without, [sorted(f.halves) for f in without]
     read = Counter(f"{min(f.halves)}-{max(f.halves)}" for f in retried)
     assert len(retried) >= len(tiles) - 1 and not read - Counter(want), (sorted(read), want)
+
+
+def test_the_retrys_glances_ask_only_the_counter_that_says_what_is_a_tile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a glance reads no pips: the counters that count them with counter.onnx are not asked
+    from referee.vision import model
+    from referee.vision.model import Settings, read_rgb
+
+    scene = draw_scene(9300, (1024, 768), highest=12, count=5, easy=True, tile_width=(0.06, 0.09))
+    monkeypatch.setattr(model, "_marks", _finder_marking_three_quarters_of(labelled(scene)))
+    reader = load()
+    joined_rows: list[int] = []
+    glance_rows: list[int] = []
+
+    def joined(x: np.ndarray) -> np.ndarray:
+        joined_rows.append(len(x))
+        return reader.counter(x)
+
+    def tile_counter(x: np.ndarray) -> np.ndarray:
+        glance_rows.append(len(x))
+        return reader.tile_counter(x)
+
+    settings = Settings(tile_threshold=0.9)
+    asked_apart = read_rgb(scene.rgb, 12, reader.finder, joined, settings, tile_counter)
+    assert glance_rows and all(rows % len(model.RETRY_SHAPES) == 0 for rows in glance_rows)
+    assert all(rows % len(VIEWS) == 0 for rows in joined_rows)  # each mark shown the four ways
+    # and it reads what asking the joined counters reads
+    as_one = read_rgb(scene.rgb, 12, reader.finder, reader.counter, settings)
+    assert [(f.halves, f.confidence) for f in asked_apart] == [(f.halves, f.confidence) for f in as_one]
 
 
 def _small_tiles_scene(seed: int) -> Scene:
