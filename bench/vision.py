@@ -243,6 +243,10 @@ def where_lost(
     from referee.vision.model import Settings, load, read_rgb
 
     reader = load()
+    # the shipped networks are read as the app reads them, the outliner redrawing the retry's
+    # marks; networks given are read with no outliner
+    shipped = finder is None and counter is None
+    outliner = reader.outliner if shipped else None
     finder = reader.finder if finder is None else finder
     counter = reader.counter if counter is None else counter
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
@@ -251,7 +255,7 @@ def where_lost(
     with scenes.other_makers_share(other_makers):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
-            found = read_rgb(scene.rgb, 18, finder, counter, every_mark)
+            found = read_rgb(scene.rgb, 18, finder, counter, every_mark, outliner=outliner)
             # a tile cut by the frame is neither right nor wrong to read
             for tile in (tile for tile in scene.tiles if tile.visible >= 0.95):
                 corners = np.asarray(tile.corners, float)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from referee.vision import geometry as g
+from referee.vision import outline
 from referee.vision.model import VIEWS
 from referee.vision.scenes import Scene, draw_scene, labelled, visible_share
 
@@ -166,3 +167,59 @@ def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray]
         crops.append(_colour_change(g.crop(scene.rgb, corners), rng))
         labels.append((0, -1, -1))
     return crops, labels
+
+
+# -- the outliner's examples ---------------------------------------------------------------
+# Marks drawn around each tile as the finder draws them where the counter then says no tile
+# (docs/BENCHMARKS.md, "where the tiles are lost"): too short (a half and the bar) or too
+# long, too wide by up to three times, turned a little or anyhow, off the tile's centre. A
+# fifth are nearly right, so that the outliner learns to leave a good outline as it is.
+OUTLINES_PER_TILE = 4
+
+
+def misdrawn(tile: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A mark (corners in the order of ``geometry.corners_of``) on the tile on ``tile``,
+    drawn with the wrong outline as the finder draws some."""
+    cx, cy, length, width, angle = g.box_of(np.asarray(tile, np.float32))
+    if rng.random() < 0.2:  # nearly right
+        longer, wider = math.exp(rng.uniform(-0.1, 0.1)), math.exp(rng.uniform(-0.12, 0.12))
+        turned = rng.gauss(0, 0.05)
+        along, across = rng.uniform(-0.05, 0.05), rng.uniform(-0.08, 0.08)
+    else:
+        longer = math.exp(rng.uniform(math.log(0.45), math.log(1.6)))
+        wider = math.exp(rng.uniform(math.log(0.6), math.log(3.0)))
+        turned = rng.gauss(0, 0.18) if rng.random() < 0.5 else rng.uniform(-math.pi / 2, math.pi / 2)
+        along, across = rng.uniform(-0.35, 0.35), rng.uniform(-0.5, 0.5)
+    u = np.array([math.cos(angle), math.sin(angle)])
+    v = np.array([-u[1], u[0]])
+    centre = np.array([cx, cy]) + along * length * u + across * width * v
+    # either end first: a mark's direction says nothing of which half is which
+    flipped = math.pi if rng.random() < 0.5 else 0.0
+    corners = g.corners_of(
+        float(centre[0]), float(centre[1]), length * longer, width * wider, angle + turned + flipped
+    )
+    return np.asarray(corners, np.float32)
+
+
+def _relit(square: np.ndarray, rng: random.Random) -> np.ndarray:
+    out = square.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
+    out = out * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
+    if rng.random() < 0.15:
+        out = out.mean(axis=2, keepdims=True).repeat(3, axis=2)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+
+def outline_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The outliner's squares (``outline.square``) around marks misdrawn on each tile a person
+    would list, relit and mirrored any of four ways, and what it should say of each
+    (``outline.target``, mirrored with its square)."""
+    squares: list[np.ndarray] = []
+    targets: list[np.ndarray] = []
+    for tile in labelled(scene):
+        for _ in range(OUTLINES_PER_TILE):
+            mark = misdrawn(tile.corners, rng)
+            view = rng.randrange(4)
+            square = _relit(outline.square(scene.rgb, mark), rng)
+            squares.append(outline.mirror_square(square, view))
+            targets.append(outline.mirrored(outline.target(mark, tile.corners), view))
+    return squares, targets

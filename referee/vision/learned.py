@@ -25,7 +25,15 @@ def read_learned(image: Decoded, highest: int, claims_sure: bool = CLAIMS_SURE) 
     ``claims_sure`` True marks the tiles at or above the calibrated threshold sure (the
     benchmark measures what the reader would claim)."""
     reader = load()
-    found = read_rgb(image.rgb, highest, reader.finder, reader.counter, reader.settings, reader.tile_counter)
+    found = read_rgb(
+        image.rgb,
+        highest,
+        reader.finder,
+        reader.counter,
+        reader.settings,
+        reader.tile_counter,
+        reader.outliner,
+    )
     tiles = []
     for item in found:
         confidence = round(float(item.confidence), 3)

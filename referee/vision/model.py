@@ -9,7 +9,8 @@ the photo at the analysis size, turned level and shown to the counter four times
 lies, turned half a turn, and mirrored both ways: a photo mirrored or turned reads the same
 by construction), whose answers are averaged; a second counter counts the pips with it
 (``PIP_COUNTERS``, below). A mark the counter calls no tile is cut out
-again a few ways longer and wider (the retry, below). A tile is kept when the counter says it is a
+again a few ways longer and wider, and as the outliner redraws it where it sees the tile
+(the retry, below; ``referee.vision.outline``). A tile is kept when the counter says it is a
 face-up tile, at least as surely as the tile threshold the training chose; its confidence is
 how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
 the threshold measured on synthetic photos the networks never trained on (both thresholds in
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from referee.vision import geometry as g
+from referee.vision import outline
 
 MODELS = Path(__file__).resolve().parent / "models"
 Network = Callable[[np.ndarray], np.ndarray]
@@ -102,6 +104,15 @@ RETRY_SHAPES: tuple[tuple[float, float, float], ...] = (
     (1.6, 1.25, 0.0),
 )
 MOST_RETRIES = 16
+# The outliner (``referee.vision.outline``, where reader.json names one) redraws each retried
+# mark where it sees the tile, and its outline joins the retry's shapes: the counter chooses
+# among them as among the others. An outline narrower than OUTLINE_LEAST_WIDTH pixels of the
+# photo is dropped: on scenes of many tiny tiles (6 to 9 px wide) the outlines read tiles
+# where none lies (validation scenes 300 to 599: 19 where the shipped reader read 7), and a
+# tile so narrow has too few pixels to count pips on (as SECOND_LOOK_LEAST_WIDTH). Redrawing
+# the outline again read more tiles and more where none lies (docs/BENCHMARKS.md, "The
+# outliner redraws the retried marks").
+OUTLINE_LEAST_WIDTH = 10.0
 
 # The key of reader.json listing the counters, beside counter.onnx, that count the pips of
 # each tile counter.onnx says is a tile: the shipped counter and one trained apart from it
@@ -110,6 +121,9 @@ MOST_RETRIES = 16
 # often than the tile threshold allows, so only counter.onnx says what is a tile
 # (docs/BENCHMARKS.md, "A second counter counts the pips").
 PIP_COUNTERS = "pip_counters"
+# The key of reader.json naming the outliner's file (``referee.vision.outline``), where one is
+# shipped: the retry's marks are redrawn by it (above).
+OUTLINER = "outliner"
 
 # what the counter says of one mark: the probability of a face-up tile, and of each number of
 # pips on the tile's first and on its second half
@@ -142,6 +156,7 @@ def read_rgb(
     counter: Network,
     settings: Settings,
     tile_counter: Network | None = None,
+    outliner: Network | None = None,
 ) -> list[Found]:
     """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``.
     ``tile_counter``, where ``counter`` joins other counters' counts (``PIP_COUNTERS``): the
@@ -171,7 +186,7 @@ def read_rgb(
     allowed = highest + 1
     said = _counter_says(rgb, candidates, counter, allowed)
     candidates, said = _retried(
-        rgb, candidates, said, counter, tile_counter or counter, allowed, settings.retries
+        rgb, candidates, said, counter, tile_counter or counter, allowed, settings.retries, outliner
     )
     found: list[Found] = []
     for corners, (tile_p, left, right) in zip(candidates, said, strict=True):
@@ -245,6 +260,7 @@ def _retried(
     glance: Network,
     allowed: int,
     most: int,
+    outliner: Network | None = None,
 ) -> tuple[list[np.ndarray], list[Said]]:
     """The retry (above): ``marks`` and what the counter ``said`` of them, each of the first
     ``most`` marks it called no tile (not surely) replaced by the surest of its new shapes where
@@ -253,12 +269,21 @@ def _retried(
     if not retried:
         return marks, said
     marks, said = list(marks), list(said)
-    n = len(RETRY_SHAPES)
-    reshaped = [_reshaped(marks[i], *shape) for i in retried for shape in RETRY_SHAPES]
+    shapes = [[_reshaped(marks[i], *shape) for shape in RETRY_SHAPES] for i in retried]
+    if outliner is not None:
+        outlines = _outlined(rgb, [marks[i] for i in retried], outliner)
+        for each, outlined in zip(shapes, outlines, strict=True):
+            if _width(outlined) >= OUTLINE_LEAST_WIDTH:
+                each.append(outlined)
+    # each mark's new shapes, one after another: the k-th mark's from starts[k] to starts[k + 1]
+    starts = np.cumsum([0] + [len(each) for each in shapes]).tolist()
+    reshaped = [shape for each in shapes for shape in each]
     glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, glance, allowed, VIEWS[:1])]
     # of each mark's new shapes, the one the counter glanced at as surest a tile, where it is
     # surer than of the mark: shown the four ways
-    surest = [(i, k * n + int(np.argmax(glances[k * n : (k + 1) * n]))) for k, i in enumerate(retried)]
+    surest = [
+        (i, starts[k] + int(np.argmax(glances[starts[k] : starts[k + 1]]))) for k, i in enumerate(retried)
+    ]
     surest = [(i, j) for i, j in surest if glances[j] > said[i][0]]
     looked = _counter_says(rgb, [reshaped[j] for _i, j in surest], counter, allowed)
     for (i, j), again in zip(surest, looked, strict=True):
@@ -294,6 +319,29 @@ def _counter_says(
             second += a if swap else b
         said.append((float(np.mean(g.sigmoid(rows[:, 0]))), first / len(views), second / len(views)))
     return said
+
+
+def _width(corners: np.ndarray) -> float:
+    """The shorter side of a mark (corners in the order of ``geometry.corners_of``)."""
+    return float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
+
+
+def _outlined(rgb: np.ndarray, marks: list[np.ndarray], outliner: Network) -> list[np.ndarray]:
+    """Each of ``marks`` redrawn where the outliner sees its tile: the square around it shown
+    as it is and mirrored three ways (``outline.mirror_square``), the answers turned back and
+    averaged, so that a mark mirrored is redrawn mirrored."""
+    if not marks:
+        return []
+    views = range(4)
+    squares = np.stack(
+        [outline.mirror_square(outline.square(rgb, mark), view) for mark in marks for view in views]
+    )
+    said = outliner(np.ascontiguousarray(g.normalise(squares).transpose(0, 3, 1, 2)))
+    redrawn = []
+    for i, mark in enumerate(marks):
+        rows = [outline.mirrored(said[i * len(views) + view], view) for view in views]
+        redrawn.append(outline.outlined(mark, np.mean(rows, axis=0)))
+    return redrawn
 
 
 def _reshaped(corners: np.ndarray, length: float, width: float, shift: float) -> np.ndarray:
@@ -405,6 +453,7 @@ class Reader:
     counter: Network  # counter.onnx's tile, the pips of it and the PIP_COUNTERS joined
     settings: Settings
     tile_counter: Network  # counter.onnx alone
+    outliner: Network | None = None  # reader.json's OUTLINER, where it names one
 
 
 _lock = threading.Lock()
@@ -456,4 +505,14 @@ def load(folder: Path = MODELS) -> Reader:
         with _lock:
             return np.asarray(counters[0].run(None, {"crops": x})[0])
 
-    return Reader(run_finder, run_counter, settings, run_tile_counter)
+    run_outliner: Network | None = None
+    if meta.get(OUTLINER):
+        outliner = ort.InferenceSession(
+            str(folder / meta[OUTLINER]), options, providers=["CPUExecutionProvider"]
+        )
+
+        def run_outliner(x: np.ndarray) -> np.ndarray:
+            with _lock:
+                return np.asarray(outliner.run(None, {"squares": x})[0])
+
+    return Reader(run_finder, run_counter, settings, run_tile_counter, run_outliner)

@@ -19,6 +19,7 @@ import math
 import random
 import time
 from collections import Counter as Multiset
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,11 +118,7 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
 
     def __iter__(self) -> Any:
         scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
-        info = torch.utils.data.get_worker_info()
-        worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
-        index = worker
-        while True:
-            scene_seed = self.seed * 10_000_000 + index
+        for scene_seed in worker_scene_seeds(self.seed):
             scene, factor = scene_for(scene_seed)
             if self.counter_only:  # the finder's example is not drawn: the counter's are cheap
                 image = target = weight = np.zeros(1, np.float32)
@@ -129,7 +126,17 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
                 image, target, weight = finder_example(scene, factor)
             crops, labels = counter_examples(scene, random.Random(scene_seed + 1))
             yield image, target, weight, np.stack(crops), np.array(labels, np.int64)
-            index += workers
+
+
+def worker_scene_seeds(seed: int) -> Iterator[int]:
+    """The seeds of the scenes this data-loading worker draws, without end: ``seed`` *
+    10,000,000 plus the worker's number, then every number of workers on."""
+    info = torch.utils.data.get_worker_info()
+    worker, workers = (info.id, info.num_workers) if info is not None else (0, 1)
+    index = worker
+    while True:
+        yield seed * 10_000_000 + index
+        index += workers
 
 
 def _collate(batch: list[Any]) -> tuple[torch.Tensor, ...]:

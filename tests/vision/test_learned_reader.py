@@ -83,7 +83,9 @@ def test_the_networks_threads_wait_without_spinning(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(ort, "InferenceSession", recorded)
     reader = load.__wrapped__(MODELS)  # a new load, not the one cached for the process
     assert reader.settings == shipped
-    assert len(made) == 2 + len(json.loads((MODELS / "reader.json").read_text())["pip_counters"])
+    meta = json.loads((MODELS / "reader.json").read_text())
+    # the finder, counter.onnx, the other pip counters and the outliner
+    assert len(made) == 3 + len(meta["pip_counters"])
     assert all(options.get_session_config_entry("session.intra_op.allow_spinning") == "0" for options in made)
     assert all(options.intra_op_num_threads == 2 for options in made)
 
@@ -583,16 +585,32 @@ def test_a_photo_turned_a_quarter_is_read_the_same(seed: int, quarters: int) -> 
         assert abs(c - c2) <= 0.01
 
 
+@pytest.mark.parametrize("outlined", [False, True])
 @pytest.mark.parametrize(("height", "width", "looks"), [(480, 640, 1), (960, 1280, 2)])
 def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
-    height: int, width: int, looks: int
+    height: int, width: int, looks: int, outlined: bool
 ) -> None:
     """A patterned table may light hundreds of cells weakly: only the surest ``MOST_MARKS``
     are counted, so one photo's reading stays bounded in time (each mark: four crops), with
     the second look's marks as without them (on the larger photo the marks are small enough
     to call for it), and at most ``MOST_RETRIES`` of them cut out again: here a counter that
-    is surer at each look, so that every retry is shown the four ways and replaces its mark."""
+    is surer at each look, so that every retry is shown the four ways and replaces its mark.
+    With an outliner, each retried mark is redrawn once (its square seen four ways) and the
+    outline is one more shape the counter glances at."""
+    from referee.vision import outline
     from referee.vision.model import MOST_MARKS, MOST_RETRIES, RETRY_SHAPES, Settings, read_rgb
+
+    squares_seen: list[int] = []
+
+    def outliner_keeping_each_mark(squares: np.ndarray) -> np.ndarray:
+        squares_seen.append(len(squares))
+        said = np.zeros((len(squares), outline.OUTLINE_OUTPUTS), np.float32)
+        said[:, outline.LOG_LENGTH] = np.log(1 / outline.OUTLINE_CONTEXT)
+        said[:, outline.LOG_WIDTH] = np.log(0.5 / outline.OUTLINE_CONTEXT)
+        said[:, outline.COS] = 1.0
+        return said
+
+    outliner = outliner_keeping_each_mark if outlined else None
 
     shown: list[int] = []
     sides: set[int] = set()
@@ -614,8 +632,12 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
         return said
 
     rgb = np.full((height, width, 3), 128, np.uint8)
-    found = read_rgb(rgb, 12, finder_seeing_tiles_everywhere, counter_surer_each_look, Settings())
-    assert shown == [MOST_MARKS * len(VIEWS), MOST_RETRIES * len(RETRY_SHAPES), MOST_RETRIES * len(VIEWS)]
+    found = read_rgb(
+        rgb, 12, finder_seeing_tiles_everywhere, counter_surer_each_look, Settings(), outliner=outliner
+    )
+    shapes = len(RETRY_SHAPES) + outlined
+    assert shown == [MOST_MARKS * len(VIEWS), MOST_RETRIES * shapes, MOST_RETRIES * len(VIEWS)]
+    assert squares_seen == ([MOST_RETRIES * 4] if outlined else [])
     assert len(sides) == looks
     assert sum(item.tile_probability > 0.85 for item in found) == MOST_RETRIES  # the retried marks
     shown.clear()
