@@ -108,10 +108,10 @@ MOST_RETRIES = 16
 # mark where it sees the tile, and its outline joins the retry's shapes: the counter chooses
 # among them as among the others. An outline narrower than OUTLINE_LEAST_WIDTH pixels of the
 # photo is dropped: on scenes of many tiny tiles (6 to 9 px wide) the outlines read tiles
-# where none lies (validation scenes 300 to 599: 19 where the shipped reader read 7), and a
-# tile so narrow has too few pixels to count pips on (as SECOND_LOOK_LEAST_WIDTH). Redrawing
-# the outline again read more tiles and more where none lies (docs/BENCHMARKS.md, "The
-# outliner redraws the retried marks").
+# where none lies (validation scenes 300 to 599, a trial run's outliner: 19 where the reader
+# without it read 7), and a tile so narrow has too few pixels to count pips on (as
+# SECOND_LOOK_LEAST_WIDTH). Redrawing the outline again read more tiles and more where none
+# lies (docs/BENCHMARKS.md, "The outliner redraws the retried marks").
 OUTLINE_LEAST_WIDTH = 10.0
 
 # The key of reader.json listing the counters, beside counter.onnx, that count the pips of
@@ -264,7 +264,8 @@ def _retried(
 ) -> tuple[list[np.ndarray], list[Said]]:
     """The retry (above): ``marks`` and what the counter ``said`` of them, each of the first
     ``most`` marks it called no tile (not surely) replaced by the surest of its new shapes where
-    the counter is surer of that; ``glance`` says which new shape is surest a tile."""
+    the counter is surer of that; ``glance`` says which new shape is surest a tile. The new
+    shapes: ``RETRY_SHAPES`` and, given an ``outliner``, its outline of the mark."""
     retried = [i for i, (tile_p, _l, _r) in enumerate(said) if RETRY_ABOVE <= tile_p < RETRY_BELOW][:most]
     if not retried:
         return marks, said

@@ -120,8 +120,8 @@ def mirrored(said: np.ndarray, view: int) -> np.ndarray:
 
 
 def mirror_square(picture: np.ndarray, view: int) -> np.ndarray:
-    """A square (its rows and columns the first two axes, or the last two of a batch in
-    channels first: ``axes``) mirrored the ``view`` way."""
+    """A square (rows, columns, channels) mirrored left to right (``view`` & 1) and top to
+    bottom (& 2): a new array."""
     if view & 1:
         picture = picture[:, ::-1]
     if view & 2:
