@@ -274,7 +274,7 @@ def _retried(
     if outliner is not None:
         outlines = _outlined(rgb, [marks[i] for i in retried], outliner)
         for each, outlined in zip(shapes, outlines, strict=True):
-            if _width(outlined) >= OUTLINE_LEAST_WIDTH:
+            if min(g.box_of(outlined)[2:4]) >= OUTLINE_LEAST_WIDTH:  # its shorter side
                 each.append(outlined)
     # each mark's new shapes, one after another: the k-th mark's from starts[k] to starts[k + 1]
     starts = np.cumsum([0] + [len(each) for each in shapes]).tolist()
@@ -320,11 +320,6 @@ def _counter_says(
             second += a if swap else b
         said.append((float(np.mean(g.sigmoid(rows[:, 0]))), first / len(views), second / len(views)))
     return said
-
-
-def _width(corners: np.ndarray) -> float:
-    """The shorter side of a mark (corners in the order of ``geometry.corners_of``)."""
-    return float(min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])))
 
 
 def _outlined(rgb: np.ndarray, marks: list[np.ndarray], outliner: Network) -> list[np.ndarray]:

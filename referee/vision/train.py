@@ -439,7 +439,7 @@ def export(finder: Finder, counter: Counter, folder: Path) -> None:
         )  # fmt: skip
 
 
-def _match(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
+def match_reads(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
     """Each tile read with the labelled tile it lies on (None: no tile there)."""
     pairs = []
     for item in found:
@@ -452,6 +452,14 @@ def _match(found: list[Any], truth: list[Any]) -> list[tuple[Any, Any | None]]:
     return pairs
 
 
+def exact_reads(found: list[Any], truth: list[Any]) -> int:
+    """How many of the tiles ``found`` on a scene are tiles of its ``truth``, each listed tile
+    counted once (by their halves, wherever they were read)."""
+    got = Multiset(str(sorted(f.halves)) for f in found)
+    want = Multiset(str(sorted(t.halves)) for t in truth)
+    return sum((got & want).values())
+
+
 def choose_tile_threshold(
     reader_finder: Any, reader_counter: Any, count: int
 ) -> tuple[float, dict[str, tuple[int, int]]]:
@@ -462,7 +470,7 @@ def choose_tile_threshold(
     for i in range(count):
         scene, _factor = scene_for(VALIDATION_SEED + i)
         found = read_rgb(scene.rgb, 18, reader_finder, reader_counter, lowest)
-        reads += [(item.tile_probability, tile is not None) for item, tile in _match(found, scene.tiles)]
+        reads += [(item.tile_probability, tile is not None) for item, tile in match_reads(found, scene.tiles)]
     return tile_threshold(reads), reads_by_tile_threshold(reads)
 
 
@@ -480,11 +488,9 @@ def validate(reader_finder: Any, reader_counter: Any, count: int, settings: Sett
         found = read_rgb(scene.rgb, highest, reader_finder, reader_counter, settings)
         read += len(found)
         labelled_tiles += len(truth)
-        got = Multiset(str(sorted(f.halves)) for f in found)
-        want = Multiset(str(sorted(t.halves)) for t in truth)
-        exact += sum((got & want).values())
+        exact += exact_reads(found, truth)
         totals += sum(sum(f.halves) for f in found) == sum(sum(t.halves) for t in truth)
-        for item, tile in _match(found, scene.tiles):
+        for item, tile in match_reads(found, scene.tiles):
             right = tile is not None and tile.visible >= 0.95 and sorted(item.halves) == sorted(tile.halves)
             if tile is not None and tile.visible < 0.95:
                 continue  # a tile cut by the frame: neither right nor wrong to read

@@ -19,7 +19,6 @@ import math
 import random
 import shutil
 import time
-from collections import Counter as Multiset
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from referee.vision import scenes as scene_drawing
 from referee.vision.examples import VALIDATION_SEED, outline_examples, scene_for
 from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, Reader, load, read_rgb
 from referee.vision.scenes import labelled
-from referee.vision.train import conv, worker_scene_seeds
+from referee.vision.train import conv, exact_reads, match_reads, worker_scene_seeds
 
 FILE = "outliner.onnx"
 
@@ -145,10 +144,8 @@ def measure(reader: Reader, count: int, with_outliner: bool) -> dict[str, Any]:
         )  # fmt: skip
         labelled_tiles += len(truth)
         read += len(found)
-        got = Multiset(str(sorted(f.halves)) for f in found)
-        want = Multiset(str(sorted(t.halves)) for t in truth)
-        exact += sum((got & want).values())
-        phantoms += sum(all(g.overlap(f.corners, t.corners) <= 0.5 for t in scene.tiles) for f in found)
+        exact += exact_reads(found, truth)
+        phantoms += sum(tile is None for _item, tile in match_reads(found, scene.tiles))
     return {
         "validation_photos": count,
         "tiles_exact": round(exact / max(1, labelled_tiles), 4),
