@@ -596,9 +596,17 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
     to call for it), and at most ``MOST_RETRIES`` of them cut out again: here a counter that
     is surer at each look, so that every retry is shown the four ways and replaces its mark.
     With an outliner, each retried mark is redrawn once (its square seen four ways) and the
-    outline is one more shape the counter glances at."""
+    outline is one more shape the counter glances at; then at most ``MOST_RECOUNTS`` of the
+    tiles read are redrawn and their pips counted again on the outline (four ways each)."""
     from referee.vision import outline
-    from referee.vision.model import MOST_MARKS, MOST_RETRIES, RETRY_SHAPES, Settings, read_rgb
+    from referee.vision.model import (
+        MOST_MARKS,
+        MOST_RECOUNTS,
+        MOST_RETRIES,
+        RETRY_SHAPES,
+        Settings,
+        read_rgb,
+    )
 
     squares_seen: list[int] = []
 
@@ -636,8 +644,10 @@ def test_a_photo_that_raises_marks_everywhere_costs_at_most_the_surest_marks(
         rgb, 12, finder_seeing_tiles_everywhere, counter_surer_each_look, Settings(), outliner=outliner
     )
     shapes = len(RETRY_SHAPES) + outlined
-    assert shown == [MOST_MARKS * len(VIEWS), MOST_RETRIES * shapes, MOST_RETRIES * len(VIEWS)]
-    assert squares_seen == ([MOST_RETRIES * 4] if outlined else [])
+    recounts = [MOST_RECOUNTS * len(VIEWS)] if outlined else []
+    assert shown == [MOST_MARKS * len(VIEWS), MOST_RETRIES * shapes, MOST_RETRIES * len(VIEWS), *recounts]
+    assert squares_seen == ([MOST_RETRIES * 4, MOST_RECOUNTS * 4] if outlined else [])
+    assert len(found) > MOST_RECOUNTS  # more tiles read than are recounted
     assert len(sides) == looks
     assert sum(item.tile_probability > 0.85 for item in found) == MOST_RETRIES  # the retried marks
     shown.clear()

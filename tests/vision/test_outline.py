@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from referee.vision import geometry as g
 from referee.vision import outline
 from referee.vision.examples import misdrawn, outline_examples, scene_for
+from referee.vision.model import Network
 from referee.vision.scenes import labelled
 
 # (the tile: centre, length, width, direction) and the mark on it (the same)
@@ -184,16 +186,10 @@ def test_the_reader_redraws_a_misdrawn_mark_on_the_tile(mark: tuple[float, ...])
     assert distance < 4
 
 
-def test_the_retry_reads_a_tile_the_outliner_redraws_and_no_other_shape_fits() -> None:
-    """A finder that marks the tile turned 63 degrees: the counter (here one that calls a crop
-    a tile when its middle is white and its margin dark) calls the mark and each of the retry's
-    longer and wider shapes no tile; the outliner's outline it calls a tile."""
-    from referee.vision.model import Settings, read_rgb
+def _finder_marking(mark: np.ndarray) -> Network:
+    """A finder that marks one tile of a 600 px wide photo with the corners ``mark``."""
 
-    rgb, tile = _photo_of_a_white_tile()
-    mark = g.corners_of(310.0, 195.0, 120.0, 60.0, 1.6)
-
-    def finder_marking_it_turned(image: np.ndarray) -> np.ndarray:
+    def finder(image: np.ndarray) -> np.ndarray:
         h, w = image.shape[2] // g.STRIDE, image.shape[3] // g.STRIDE
         factor = 640 / 600  # the photo's pixels to the finder's
         out = np.zeros((1, g.FINDER_CHANNELS, h, w), np.float32)
@@ -204,6 +200,18 @@ def test_the_retry_reads_a_tile_the_outliner_redraws_and_no_other_shape_fits() -
         out[0, g.LOG_WIDTH] = math.log(width * factor / g.SIZE_UNIT)
         out[0, g.COS], out[0, g.SIN] = math.cos(2 * angle), math.sin(2 * angle)
         return out
+
+    return finder
+
+
+def test_the_retry_reads_a_tile_the_outliner_redraws_and_no_other_shape_fits() -> None:
+    """A finder that marks the tile turned 63 degrees: the counter (here one that calls a crop
+    a tile when its middle is white and its margin dark) calls the mark and each of the retry's
+    longer and wider shapes no tile; the outliner's outline it calls a tile."""
+    from referee.vision.model import Settings, read_rgb
+
+    rgb, tile = _photo_of_a_white_tile()
+    finder_marking_it_turned = _finder_marking(g.corners_of(310.0, 195.0, 120.0, 60.0, 1.6))
 
     def counter_of_white_middles(crops: np.ndarray) -> np.ndarray:
         said = np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
@@ -225,6 +233,102 @@ def test_the_retry_reads_a_tile_the_outliner_redraws_and_no_other_shape_fits() -
     )
     assert found.halves == (4, 4)
     assert _iou(found.corners, tile) > 0.9
+
+
+def _counter_sure_of_four_on_the_tile_alone(crops: np.ndarray) -> np.ndarray:
+    """A counter sure a crop whose middle is mostly white is a tile (so no retry), and of a 4-4
+    only where that middle is all tile: on a crop reaching past the tile's ends it leans to a
+    1-1, unsure."""
+    said = np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+    bright = crops.mean(axis=1) > 0.5
+    margin_h, margin_w = round(g.CROP_H * 0.2), round(g.CROP_W * 0.2)
+    white = bright[:, margin_h:-margin_h, margin_w:-margin_w].mean(axis=(1, 2))
+    said[:, 0] = np.where(white > 0.5, 6.0, -6.0)
+    whole = white > 0.97
+    for half in (1, 1 + g.PIP_CLASSES):
+        said[:, half + 4] = np.where(whole, 6.0, 1.0)
+        said[:, half + 1] = np.where(whole, 0.0, 1.3)
+    return said
+
+
+def test_the_recount_counts_a_tiles_pips_again_on_the_outline_of_its_mark() -> None:
+    """A mark half as long again as its tile: the counter, shown the mark, leans to 1-1; the
+    recount shows it the outliner's outline too, where it is sure of 4-4, and the joined count
+    is 4-4. The mark stays the tile's outline and the counter's word on the tile stays."""
+    from referee.vision.model import Settings, read_rgb
+
+    rgb, tile = _photo_of_a_white_tile()
+    finder = _finder_marking(g.corners_of(300.0, 200.0, 180.0, 60.0, 0.5))
+    settings = Settings(tile_threshold=0.5)
+    (without,) = read_rgb(rgb, 6, finder, _counter_sure_of_four_on_the_tile_alone, settings)
+    assert without.halves == (1, 1)
+    (found,) = read_rgb(
+        rgb, 6, finder, _counter_sure_of_four_on_the_tile_alone, settings, outliner=_outliner_by_moments
+    )
+    assert found.halves == (4, 4)
+    assert np.allclose(found.corners, without.corners)
+    assert _iou(found.corners, tile) < 0.7  # the mark, not the outline the pips were recounted on
+    assert found.tile_probability == without.tile_probability
+
+
+def _counter_sure_of_four_anywhere(crops: np.ndarray) -> np.ndarray:
+    said = np.zeros((len(crops), 1 + 2 * g.PIP_CLASSES), np.float32)
+    said[:, 0] = 6.0
+    said[:, 1 + 4] = said[:, 1 + g.PIP_CLASSES + 4] = 9.0
+    return said
+
+
+def _moved_aside_by_its_length(mark: np.ndarray) -> np.ndarray:
+    return np.asarray(mark + (mark[1] - mark[0]))
+
+
+def _four_pixels_wide(mark: np.ndarray) -> np.ndarray:
+    cx, cy, length, _width, angle = g.box_of(mark)
+    return g.corners_of(cx, cy, length, 4.0, angle)
+
+
+def _the_mark_itself(mark: np.ndarray) -> np.ndarray:
+    return mark.copy()
+
+
+@pytest.mark.parametrize(
+    ("outline_of", "counted"),
+    [(_moved_aside_by_its_length, False), (_four_pixels_wide, False), (_the_mark_itself, True)],
+)
+def test_the_recount_counts_no_outline_off_the_mark_or_too_thin(
+    monkeypatch: pytest.MonkeyPatch, outline_of: Callable[[np.ndarray], np.ndarray], counted: bool
+) -> None:
+    """A tile read leaning to 1-1, and an outline of its mark where the counter is sure of 4-4:
+    an outline moved off the mark (onto another tile) or too thin to count pips on leaves the
+    count as it was; one on the mark is counted."""
+    from referee.vision import model
+
+    rgb, tile = _photo_of_a_white_tile()
+    leaning_to_one = np.full(7, 0.4 / 6)
+    leaning_to_one[1] = 0.6
+    kept = [(tile, (0.99, leaning_to_one, leaning_to_one))]
+    monkeypatch.setattr(model, "_outlined", lambda _rgb, marks, _outliner: [outline_of(m) for m in marks])
+    ((corners, (tile_p, first, second)),) = model._recounted(
+        rgb, kept, _counter_sure_of_four_anywhere, 7, _outliner_by_moments
+    )
+    assert corners is tile
+    assert tile_p == 0.99
+    assert first.argmax() == second.argmax() == (4 if counted else 1)
+
+
+def test_two_counts_joined_keep_what_both_say_and_weaken_what_one_says() -> None:
+    from referee.vision.model import _joined_counts
+
+    sure_of_three = np.array([0.02, 0.02, 0.02, 0.9, 0.04])
+    leaning_to_three = np.array([0.1, 0.1, 0.2, 0.4, 0.2])
+    sure_of_two = np.array([0.02, 0.02, 0.9, 0.02, 0.04])
+    agreed = _joined_counts(sure_of_three, leaning_to_three)
+    assert agreed.sum() == pytest.approx(1.0)
+    assert agreed.argmax() == 3
+    disputed = _joined_counts(sure_of_three, sure_of_two)
+    assert disputed.sum() == pytest.approx(1.0)
+    assert disputed.max() < 0.5  # neither count stays sure
+    assert np.allclose(_joined_counts(sure_of_two, sure_of_three), disputed)
 
 
 # a validation scene of four tiles 27 px wide; on it marks misdrawn overlap their tiles 0.47 (the
