@@ -235,6 +235,19 @@ def test_the_retry_reads_a_tile_the_outliner_redraws_and_no_other_shape_fits() -
     assert _iou(found.corners, tile) > 0.9
 
 
+@pytest.mark.parametrize("mark_angle", [0.0, 0.7, 2.0, -1.2, 3.0])
+@pytest.mark.parametrize("turn", [-1.0, -0.3, 0.0, 0.4, 1.2])
+def test_an_outline_keeps_its_marks_first_half_first(mark_angle: float, turn: float) -> None:
+    """The recount joins the mark's first half with the outline's first half: an outline turned
+    from its mark by less than a quarter turn starts at the mark's first end."""
+    mark = g.corners_of(300.0, 200.0, 100.0, 50.0, mark_angle)
+    tile = g.corners_of(306.0, 197.0, 110.0, 52.0, mark_angle + turn)
+    redrawn = outline.outlined(mark, outline.target(mark, tile))
+    first_end, second_end = (mark[0] + mark[3]) / 2, (mark[1] + mark[2]) / 2
+    redrawn_first = (redrawn[0] + redrawn[3]) / 2
+    assert np.linalg.norm(redrawn_first - first_end) < np.linalg.norm(redrawn_first - second_end)
+
+
 def _counter_sure_of_four_on_the_tile_alone(crops: np.ndarray) -> np.ndarray:
     """A counter sure a crop whose middle is mostly white is a tile (so no retry), and of a 4-4
     only where that middle is all tile: on a crop reaching past the tile's ends it leans to a
