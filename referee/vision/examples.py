@@ -100,17 +100,24 @@ def _jitter(corners: np.ndarray, rng: random.Random, amount: float) -> np.ndarra
     return np.asarray(moved + shift, np.float32)
 
 
-def _colour_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
-    out = crop.astype(np.float32)
+def _relighting(picture: np.ndarray, rng: random.Random) -> np.ndarray:
+    """``picture`` (uint8) brighter or darker, of more or less contrast, tinted, now and then
+    grey: float32, not yet clipped."""
+    out = picture.astype(np.float32)
     out = out * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
     out = out * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
     if rng.random() < 0.15:
         out = out.mean(axis=2, keepdims=True).repeat(3, axis=2)
+    return np.asarray(out, np.float32)
+
+
+def _colour_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    out = _relighting(crop, rng)
     if rng.random() < 0.3:  # a low-resolution tile: its detail lost
         f = rng.uniform(0.3, 0.75)
         small = cv2.resize(out, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         out = np.asarray(cv2.resize(small, (g.CROP_W, g.CROP_H), interpolation=cv2.INTER_LINEAR), np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(out, 0, 255), np.uint8)
 
 
 def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
@@ -202,11 +209,7 @@ def misdrawn(tile: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def _relit(square: np.ndarray, rng: random.Random) -> np.ndarray:
-    out = square.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
-    out = out * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
-    if rng.random() < 0.15:
-        out = out.mean(axis=2, keepdims=True).repeat(3, axis=2)
-    return np.asarray(np.clip(out, 0, 255), np.uint8)
+    return np.asarray(np.clip(_relighting(square, rng), 0, 255), np.uint8)
 
 
 def outline_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -224,9 +224,19 @@ def read_rgb(
 
 
 def _confidence(said: Said) -> float:
-    """A tile's confidence: the product of the probabilities of a tile and of both halves' counts."""
-    tile_p, left, right = said
-    return tile_p * float(left.max()) * float(right.max())
+    """A tile's confidence: the probability of a tile times how sure its count is."""
+    return said[0] * _count_sureness(said)
+
+
+def _count_sureness(said: Said) -> float:
+    """How sure a tile's count is: the product of the probabilities of both halves' counts."""
+    _tile_p, left, right = said
+    return float(left.max()) * float(right.max())
+
+
+def _wide_enough(outlined: np.ndarray) -> bool:
+    """Whether an outliner's outline is at least ``OUTLINE_LEAST_WIDTH`` across (its shorter side)."""
+    return min(g.box_of(outlined)[2:4]) >= OUTLINE_LEAST_WIDTH
 
 
 def _recounted(
@@ -238,17 +248,14 @@ def _recounted(
     tiles, the least sure of their count first. Whether a mark is a tile stays the counter's
     word on the mark; an outline narrower than ``OUTLINE_LEAST_WIDTH`` or off the mark is not
     counted."""
-    # how sure the count of each tile is: the probability of its count of both halves
-    count_sureness = [float(left.max()) * float(right.max()) for _corners, (_tile_p, left, right) in kept]
-    chosen = sorted(range(len(kept)), key=lambda k: count_sureness[k])[:MOST_RECOUNTS]
+    chosen = sorted(range(len(kept)), key=lambda k: _count_sureness(kept[k][1]))[:MOST_RECOUNTS]
     if not chosen:
         return kept
     outlines = _outlined(rgb, [kept[k][0] for k in chosen], outliner)
     again = [
         (k, outlined)
         for k, outlined in zip(chosen, outlines, strict=True)
-        if min(g.box_of(outlined)[2:4]) >= OUTLINE_LEAST_WIDTH
-        and g.overlap(kept[k][0], outlined) >= RECOUNT_ON_THE_MARK
+        if _wide_enough(outlined) and g.overlap(kept[k][0], outlined) >= RECOUNT_ON_THE_MARK
     ]
     recounted = list(kept)
     for (k, _outlined_mark), (_tile_p, left, right) in zip(
@@ -337,7 +344,7 @@ def _retried(
     if outliner is not None:
         outlines = _outlined(rgb, [marks[i] for i in retried], outliner)
         for each, outlined in zip(shapes, outlines, strict=True):
-            if min(g.box_of(outlined)[2:4]) >= OUTLINE_LEAST_WIDTH:  # its shorter side
+            if _wide_enough(outlined):
                 each.append(outlined)
     # each mark's new shapes, one after another: the k-th mark's from starts[k] to starts[k + 1]
     starts = np.cumsum([0] + [len(each) for each in shapes]).tolist()

@@ -370,7 +370,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
         for turn in range(args.repeat):
             progress = max(step / args.steps, (time.monotonic() - start) / budget)
             for group in optimiser.param_groups:  # a short warm-up, then a cosine decay
-                group["lr"] = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
+                group["lr"] = scheduled_lr(args.lr, progress)
             seen: tuple[torch.Tensor, ...] = (images, targets, weights, crops, labels)
             if turn:  # the batch again, each example turned or mirrored, the photos relit
                 seen = _another_view(seen, views, args.counter_only)
@@ -388,6 +388,12 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
             step += 1
     args.steps_done = step
     return finder.cpu().eval(), counter.cpu().eval()
+
+
+def scheduled_lr(highest: float, progress: float) -> float:
+    """The learning rate ``progress`` (0 to 1) of the way through a training: a short warm-up to
+    ``highest``, then a cosine decay."""
+    return highest * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
 
 
 def _another_view(

@@ -33,7 +33,7 @@ from referee.vision import scenes as scene_drawing
 from referee.vision.examples import VALIDATION_SEED, outline_examples, scene_for
 from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, Reader, load, read_rgb
 from referee.vision.scenes import labelled
-from referee.vision.train import conv, exact_reads, match_reads, worker_scene_seeds
+from referee.vision.train import conv, exact_reads, match_reads, scheduled_lr, worker_scene_seeds
 
 FILE = "outliner.onnx"
 
@@ -104,8 +104,8 @@ def train(args: argparse.Namespace) -> Outliner:
         progress = max(step / args.steps, (time.monotonic() - start) / budget)
         if progress >= 1:
             break
-        for group in optimiser.param_groups:  # a short warm-up, then a cosine decay
-            group["lr"] = args.lr * min(1.0, progress / 0.03) * 0.5 * (1 + math.cos(math.pi * progress))
+        for group in optimiser.param_groups:
+            group["lr"] = scheduled_lr(args.lr, progress)
         x = torch.from_numpy(g.normalise(squares.numpy()).transpose(0, 3, 1, 2).copy())
         loss = outline_loss(net(x), targets)
         optimiser.zero_grad(set_to_none=True)
