@@ -231,6 +231,7 @@ def where_lost(
     counter: Network | None = None,
     tile_threshold: float | None = None,
     other_makers: bool = False,
+    made_up_makers: bool = False,
 ) -> dict[str, Any]:
     """Of the wholly visible tiles of ``count`` validation scenes, how many the reader (the
     shipped networks unless ``finder`` and ``counter`` are given, at the shipped tile threshold
@@ -243,19 +244,20 @@ def where_lost(
     from referee.vision.model import Settings, load, read_rgb
 
     reader = load()
-    # the shipped networks are read as the app reads them, the outliner redrawing the retry's
-    # marks; networks given are read with no outliner
+    # the shipped networks are read as the app reads them, counter.onnx saying what is a tile
+    # and the outliner redrawing the retry's marks; networks given are read with no outliner
     shipped = finder is None and counter is None
     outliner = reader.outliner if shipped else None
+    tile_counter = reader.tile_counter if shipped else None
     finder = reader.finder if finder is None else finder
     counter = reader.counter if counter is None else counter
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
     every_mark = Settings(tile_threshold=0.0)
     by_width = {floor: dict.fromkeys(LOSSES, 0) for floor in WIDTHS}
-    with scenes.other_makers_share(other_makers):
+    with scenes.other_makers_share(other_makers, made_up_makers):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
-            found = read_rgb(scene.rgb, 18, finder, counter, every_mark, outliner=outliner)
+            found = read_rgb(scene.rgb, 18, finder, counter, every_mark, tile_counter, outliner)
             # a tile cut by the frame is neither right nor wrong to read
             for tile in (tile for tile in scene.tiles if tile.visible >= 0.95):
                 corners = np.asarray(tile.corners, float)
@@ -265,6 +267,7 @@ def where_lost(
         "scenes": count,
         "tile_threshold": threshold,
         "other_makers": other_makers,
+        "made_up_makers": made_up_makers,
         **{loss: sum(counts[loss] for counts in by_width.values()) for loss in LOSSES},
         "by_width": {WIDTHS[floor]: counts for floor, counts in by_width.items()},
     }
@@ -321,6 +324,11 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="with --scenes or --calibrate: half the sets printed in other makers' arrangements of numbers above six",
     )
+    parser.add_argument(
+        "--made-up-makers",
+        action="store_true",
+        help="with --other-makers: half of those sets printed by made-up makers (columns of their own)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     parser.add_argument(
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
@@ -335,8 +343,10 @@ def main(argv: list[str]) -> None:
         parser.error(
             "--other-makers draws the learned reader's scenes: use it with --scenes, --calibrate or --where-lost"
         )
+    if args.made_up_makers and not args.other_makers:
+        parser.error("--made-up-makers prints some of the other makers' sets: give --other-makers too")
     if args.where_lost:
-        lost = where_lost(args.count, other_makers=args.other_makers)
+        lost = where_lost(args.count, other_makers=args.other_makers, made_up_makers=args.made_up_makers)
         print(
             f"{lost['scenes']} validation scenes: of the wholly visible tiles, {lost['read_right']} read right, "
             f"{lost['misread']} misread, {lost['said_no_tile']} said no tile by the counter, "
@@ -349,7 +359,10 @@ def main(argv: list[str]) -> None:
 
         w, h = (int(v) for v in args.size.lower().split("x"))
         with tempfile.TemporaryDirectory() as tmp:
-            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers)
+            write_scenes(
+                Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers,
+                made_up_makers=args.made_up_makers,
+            )  # fmt: skip
             print(json.dumps(calibrate(Path(tmp), learned_reader)), flush=True)
         return
     if args.folder is not None:
@@ -370,10 +383,14 @@ def main(argv: list[str]) -> None:
             from referee.vision.scenes import write_set as write_scenes
 
             makers = ", half in other makers' arrangements" if args.other_makers else ""
+            makers += " (half of those made up)" if args.made_up_makers else ""
             print(
                 f"Synthetic scenes ({args.count}, {w}x{h}, seed {args.seed}{makers}), generated into {tmp}:"
             )
-            write_scenes(Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers)
+            write_scenes(
+                Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers,
+                made_up_makers=args.made_up_makers,
+            )  # fmt: skip
         else:
             from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set
 

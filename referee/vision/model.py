@@ -7,9 +7,10 @@ time: ``geometry.FINDER_VIEWS``) with its answers joined, and looks again at the
 larger size where it marked small tiles (the second look, below); each mark is cut out of
 the photo at the analysis size, turned level and shown to the counter four times (as it
 lies, turned half a turn, and mirrored both ways: a photo mirrored or turned reads the same
-by construction), whose answers are averaged; a second counter counts the pips with it
-(``PIP_COUNTERS``, below). A mark the counter calls no tile is cut out
-again a few ways longer and wider, and as the outliner redraws it where it sees the tile
+by construction), whose answers are averaged; the pips of the marks it reads as tiles are
+counted by the counters ``reader.json`` lists (``PIP_COUNTERS``, ``TILE_COUNTER_COUNTS``,
+below). A mark the counter calls no tile is cut out again a few ways longer and wider, and
+as the outliner redraws it where it sees the tile
 (the retry, below; ``referee.vision.outline``). A tile is kept when the counter says it is a
 face-up tile, at least as surely as the tile threshold the training chose; its confidence is
 how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
@@ -135,6 +136,11 @@ MOST_RECOUNTS = 32
 # often than the tile threshold allows, so only counter.onnx says what is a tile
 # (docs/BENCHMARKS.md, "A second counter counts the pips").
 PIP_COUNTERS = "pip_counters"
+# The key of reader.json saying whether counter.onnx's own counts join those of the
+# PIP_COUNTERS (true where absent): false where the pip counters count sets that counter.onnx,
+# which says what is a tile, never learned (made-up makers, docs/VISION.md), and its counts
+# would only pull theirs back to the patterns it knows.
+TILE_COUNTER_COUNTS = "tile_counter_counts"
 # The key of reader.json naming the outliner's file (``referee.vision.outline``), where one is
 # shipped: the retry's marks are redrawn by it (above).
 OUTLINER = "outliner"
@@ -174,8 +180,9 @@ def read_rgb(
 ) -> list[Found]:
     """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``.
     ``tile_counter``, where ``counter`` joins other counters' counts (``PIP_COUNTERS``): the
-    counter that alone says what is a tile, which the retry's glances (they read no pips) ask
-    alone; ``counter`` where None."""
+    counter that alone says what is a tile, asked of every mark and of the retry's shapes
+    (they read no pips); ``counter`` counts the pips of the marks read as tiles. ``counter``
+    does both where None."""
     longer = max(rgb.shape[:2])
     marks = _marks(rgb, finder, g.FINDER_SIDE, settings.find_threshold)
     small = SMALL_TILE * longer
@@ -198,15 +205,23 @@ def read_rgb(
     if not candidates:
         return []
     allowed = highest + 1
-    said = _counter_says(rgb, candidates, counter, allowed)
-    candidates, said = _retried(
-        rgb, candidates, said, counter, tile_counter or counter, allowed, settings.retries, outliner
-    )
+    # which marks are tiles is the tile counter's word alone (the retry's choices read no pips):
+    # the counters that count the pips with it are asked of the marks read as tiles only, most
+    # of a photo's marks being the table's (the same reading, for less of the counters' time)
+    tile_counter = tile_counter or counter
+    said = _counter_says(rgb, candidates, tile_counter, allowed)
+    candidates, said = _retried(rgb, candidates, said, tile_counter, allowed, settings.retries, outliner)
     read = [
         (corners, each)
         for corners, each in zip(candidates, said, strict=True)
         if each[0] >= settings.tile_threshold
     ]
+    if tile_counter is not counter:
+        counted = _counter_says(rgb, [corners for corners, _said in read], counter, allowed)
+        read = [
+            (corners, (tile_p, first, second))
+            for (corners, (tile_p, _f, _s)), (_p, first, second) in zip(read, counted, strict=True)
+        ]
     # one reading per tile: the surer of two marks on the same tile
     read.sort(key=lambda item: _confidence(item[1]), reverse=True)
     kept: list[tuple[np.ndarray, Said]] = []
@@ -327,14 +342,14 @@ def _retried(
     marks: list[np.ndarray],
     said: list[Said],
     counter: Network,
-    glance: Network,
     allowed: int,
     most: int,
     outliner: Network | None = None,
 ) -> tuple[list[np.ndarray], list[Said]]:
-    """The retry (above): ``marks`` and what the counter ``said`` of them, each of the first
-    ``most`` marks it called no tile (not surely) replaced by the surest of its new shapes where
-    the counter is surer of that; ``glance`` says which new shape is surest a tile. The new
+    """The retry (above): ``marks`` and what the ``counter`` (the one that says what is a tile)
+    ``said`` of them, each of the first ``most`` marks it called no tile (not surely) replaced by
+    the surest of its new shapes where the counter is surer of that: a glance at each new shape
+    (one view) says which is surest a tile, and that one is shown the four ways. The new
     shapes: ``RETRY_SHAPES`` and, given an ``outliner``, its outline of the mark."""
     retried = [i for i, (tile_p, _l, _r) in enumerate(said) if RETRY_ABOVE <= tile_p < RETRY_BELOW][:most]
     if not retried:
@@ -349,7 +364,7 @@ def _retried(
     # each mark's new shapes, one after another: the k-th mark's from starts[k] to starts[k + 1]
     starts = np.cumsum([0] + [len(each) for each in shapes]).tolist()
     reshaped = [shape for each in shapes for shape in each]
-    glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, glance, allowed, VIEWS[:1])]
+    glances = [tile_p for tile_p, _l, _r in _counter_says(rgb, reshaped, counter, allowed, VIEWS[:1])]
     # of each mark's new shapes, the one the counter glanced at as surest a tile, where it is
     # surer than of the mark: shown the four ways
     surest = [
@@ -490,18 +505,21 @@ def _counted(reads: list[tuple[float, bool]]) -> list[tuple[int, int]]:
     ]
 
 
-def joined_counters(outputs: list[np.ndarray]) -> np.ndarray:
+def joined_counters(outputs: list[np.ndarray], first_counts: bool = True) -> np.ndarray:
     """One counter's answer (a row a crop: the logit of a face-up tile, then each half's logits
-    of 0 to 18 pips) from the ``outputs`` of the counters that count pips (``PIP_COUNTERS``):
-    the first one's logit of a tile, and each half's log-probabilities averaged over all of them
-    (their geometric mean, normalised where the row is read). Counters trained apart miscount
-    apart: a count only one of them is sure of is weakened, one they agree on kept."""
+    of 0 to 18 pips) from the ``outputs`` of counter.onnx and the counters that count pips
+    (``PIP_COUNTERS``): the first one's logit of a tile, and each half's log-probabilities
+    averaged over all of them, or over all but the first where ``first_counts`` is False
+    (``TILE_COUNTER_COUNTS``): their geometric mean, normalised where the row is read.
+    Counters trained apart miscount apart: a count only one of them is sure of is weakened,
+    one they agree on kept."""
     if len(outputs) == 1:
         return np.asarray(outputs[0])
     stacked = np.stack(outputs).astype(np.float64)
     joined = stacked[0].copy()
+    counting = stacked if first_counts else stacked[1:]
     for half in (slice(1, 1 + g.PIP_CLASSES), slice(1 + g.PIP_CLASSES, 1 + 2 * g.PIP_CLASSES)):
-        logits = stacked[:, :, half]
+        logits = counting[:, :, half]
         peak = logits.max(axis=2, keepdims=True)
         log_probabilities = logits - peak - np.log(np.exp(logits - peak).sum(axis=2, keepdims=True))
         joined[:, half] = log_probabilities.mean(axis=0)
@@ -516,7 +534,9 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class Reader:
     finder: Network
-    counter: Network  # counter.onnx's tile, the pips of it and the PIP_COUNTERS joined
+    counter: (
+        Network  # counter.onnx's tile, the PIP_COUNTERS' pips joined (and its own, by TILE_COUNTER_COUNTS)
+    )
     settings: Settings
     tile_counter: Network  # counter.onnx alone
     outliner: Network | None = None  # reader.json's OUTLINER, where it names one
@@ -563,9 +583,12 @@ def load(folder: Path = MODELS) -> Reader:
         with _lock:
             return np.asarray(finder.run(None, {"image": x})[0])
 
+    first_counts = bool(meta.get(TILE_COUNTER_COUNTS, True)) or len(counters) == 1
+
     def run_counter(x: np.ndarray) -> np.ndarray:
         with _lock:
-            return joined_counters([np.asarray(counter.run(None, {"crops": x})[0]) for counter in counters])
+            outputs = [np.asarray(counter.run(None, {"crops": x})[0]) for counter in counters]
+            return joined_counters(outputs, first_counts)
 
     def run_tile_counter(x: np.ndarray) -> np.ndarray:
         with _lock:

@@ -95,12 +95,64 @@ ARRANGEMENTS: tuple[dict[int, list[tuple[float, float]]], ...] = (
 )  # fmt: skip
 
 
+# Makers nobody listed: a set whose arrangement number is MADE_UP or more prints each number
+# above six in columns of its own, made up from that number (``layout``). ARRANGEMENTS are a
+# few patterns per number, which a counter can learn as patterns; no set of patterns covers
+# what makers print (four columns of a ten as 3-2-2-3, pips out to the half's very edge), and
+# a counter shown columns of any heights and spread, each set its own, must count the pips.
+MADE_UP = len(ARRANGEMENTS)
+MOST_IN_A_COLUMN = 6  # as double-18 sets print their eighteen: three columns of six
+# the least margins of a half left outside its columns, by how many columns lie across it
+_COLUMN_MARGINS = {2: (0.2, 0.3), 3: (0.13, 0.24), 4: (0.1, 0.17)}
+
+
+def _column_heights(count: int) -> list[tuple[int, ...]]:
+    """Every way of printing ``count`` pips in two to four columns, the columns' heights
+    alike from either side of the half (as every maker prints them), the outer columns of two
+    pips or more and the inner ones of one or more."""
+    ways: list[tuple[int, ...]] = []
+    outer, inner = range(2, MOST_IN_A_COLUMN + 1), range(1, MOST_IN_A_COLUMN + 1)
+    ways += [(h, h) for h in outer if 2 * h == count]
+    ways += [(h, count - 2 * h, h) for h in outer if count - 2 * h in inner]
+    ways += [(a, b, b, a) for a in outer for b in inner if 2 * (a + b) == count]
+    return ways
+
+
+@cache
+def made_up_layout(arrangement: int, count: int) -> list[tuple[float, float]]:
+    """The pips of ``count`` as the made-up maker ``arrangement`` (MADE_UP or more) prints them:
+    the numbers up to six as every maker does (``LAYOUTS``); above, one of ``_column_heights``
+    chosen for this maker and number, the columns spread across the half and each column's
+    pips down it as far out as this maker prints them (its margins, one for all its numbers)."""
+    if count <= 6:
+        return LAYOUTS[count]
+    maker = random.Random(f"maker {arrangement}")
+    across, down = maker.random(), maker.uniform(0.1, 0.22)
+    heights = random.Random(f"maker {arrangement} prints {count}").choice(_column_heights(count))
+    low, high = _COLUMN_MARGINS[len(heights)]
+    side = low + across * (high - low)
+    xs = np.linspace(side, 1 - side, len(heights))
+    spots: list[tuple[float, float]] = []
+    for x, n in zip(xs, heights, strict=True):
+        ys = [0.5] if n == 1 else list(np.linspace(down, 1 - down, n))
+        spots += [(round(float(x), 4), round(float(y), 4)) for y in ys]
+    return spots
+
+
+def layout(arrangement: int, count: int) -> list[tuple[float, float]]:
+    """Where the pips of ``count`` lie on a half (of side 1) in a set of ``arrangement``: one of
+    ARRANGEMENTS, or a made-up maker's (MADE_UP or more)."""
+    if arrangement >= MADE_UP:
+        return made_up_layout(arrangement, count)
+    return ARRANGEMENTS[arrangement][count]
+
+
 @cache
 def _closest(arrangement: int, count: int) -> float:
     """The least distance between two pips of ``count`` in ``arrangement`` (a half's side: 1)."""
     if count < 2:
         return 1.0
-    spots = np.array(ARRANGEMENTS[arrangement][count])
+    spots = np.array(layout(arrangement, count))
     apart = np.linalg.norm(spots[:, None] - spots[None], axis=2) + np.eye(count) * 2  # not itself
     return float(apart.min())
 
@@ -111,26 +163,37 @@ def _closest(arrangement: int, count: int) -> float:
 # draws half the sets so (docs/VISION.md, "Other makers' arrangements").
 OTHER_MAKERS_SHARE = 0.0
 OTHER_MAKERS_ASKED = 0.5  # the share when asked: --other-makers, write_set(other_makers=True)
+# Of the sets in another maker's arrangement, the share printed by a made-up maker (``layout``):
+# 0 unless asked (``--made-up-makers``), so that the sets of the other makers are drawn as the
+# shipped networks were validated on.
+MADE_UP_SHARE = 0.0
+MADE_UP_ASKED = 0.5
 
 
 @contextmanager
-def other_makers_share(asked: bool) -> Iterator[None]:
+def other_makers_share(asked: bool, made_up: bool = False) -> Iterator[None]:
     """Scenes drawn within are printed as asked (half the sets in other makers' arrangements,
-    or none), whatever the share was; it is as it was after."""
-    global OTHER_MAKERS_SHARE
-    before = OTHER_MAKERS_SHARE
+    or none; with ``made_up``, half of those by made-up makers), whatever the shares were;
+    they are as they were after."""
+    global OTHER_MAKERS_SHARE, MADE_UP_SHARE
+    before = OTHER_MAKERS_SHARE, MADE_UP_SHARE
     OTHER_MAKERS_SHARE = OTHER_MAKERS_ASKED if asked else 0.0
+    MADE_UP_SHARE = MADE_UP_ASKED if asked and made_up else 0.0
     try:
         yield
     finally:
-        OTHER_MAKERS_SHARE = before
+        OTHER_MAKERS_SHARE, MADE_UP_SHARE = before
 
 
 def _maker(face: tuple[int, int, int], per_number: bool, light: bool) -> int:
     """Which of ARRANGEMENTS a set is printed in: chosen apart from the scene's own random
     draws, so that every other draw of a scene stays as it was."""
     pick = random.Random(f"{face}{per_number}{light}")
-    return pick.choice((1, 2)) if pick.random() < OTHER_MAKERS_SHARE else 0
+    if pick.random() >= OTHER_MAKERS_SHARE:
+        return 0
+    if MADE_UP_SHARE and pick.random() < MADE_UP_SHARE:  # no draw unless asked: sets as they were
+        return MADE_UP + pick.randrange(1_000_000)
+    return pick.choice((1, 2))
 
 
 # one colour per number, as double-12 to double-18 sets do (RGB)
@@ -314,7 +377,7 @@ def draw_face(halves: tuple[int, int], style: Style, w: int, rng: random.Random)
             r_count = min(r_count, 0.33 * w * closest)
             nudge = min(jitter, 0.1 * closest)
         colour = style.palette[count % len(style.palette)] if style.pips == "number" else style.ink
-        for px, py in ARRANGEMENTS[style.arrangement][count]:
+        for px, py in layout(style.arrangement, count):
             if style.quarter_turned:
                 px, py = 1 - py, px
             px += rng.uniform(-nudge, nudge)
@@ -888,13 +951,15 @@ def write_set(
     size: tuple[int, int] = (960, 720),
     highest: int | None = None,
     other_makers: bool = False,
+    made_up_makers: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
     ``highest`` None draws each photo's set (double-6 to double-18); ``other_makers`` prints
-    half the sets in other makers' arrangements, as ``--other-makers`` trains on."""
+    half the sets in other makers' arrangements, as ``--other-makers`` trains on, and
+    ``made_up_makers`` half of those by made-up makers (``--made-up-makers``)."""
     if not other_makers:  # the share as it is (0 unless a training asked for more)
         return _write_set(folder, count, seed, size, highest)
-    with other_makers_share(True):
+    with other_makers_share(True, made_up_makers):
         return _write_set(folder, count, seed, size, highest)
 
 

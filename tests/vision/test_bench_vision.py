@@ -94,6 +94,14 @@ def test_other_makers_is_refused_where_it_would_change_nothing() -> None:
     assert refused.value.code == 2
 
 
+def test_made_up_makers_are_refused_without_other_makers() -> None:
+    """Made-up makers print some of the other makers' sets: alone, the flag would draw nothing
+    otherwise, and is a usage error."""
+    with pytest.raises(SystemExit) as refused:
+        vision.main(["--scenes", "--made-up-makers", "--count", "1"])
+    assert refused.value.code == 2
+
+
 def test_the_sure_threshold_is_calibrated_on_synthetic_photos(tmp_path: Path) -> None:
     """A threshold above which at least 99.5 % of the tiles read are right, on labelled boxes."""
     write_scenes(tmp_path, 3, seed=9, size=(480, 360))
@@ -150,11 +158,11 @@ def test_the_scenes_list_the_tiles_cut_by_the_frame_apart(tmp_path: Path) -> Non
 # -- where the reader loses a scene's tiles (--where-lost) -------------------------------------
 
 
-def _wholly_visible(count: int, other_makers: bool = False) -> int:
+def _wholly_visible(count: int, other_makers: bool = False, made_up: bool = False) -> int:
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
 
-    with scenes.other_makers_share(other_makers):
+    with scenes.other_makers_share(other_makers, made_up):
         return sum(
             tile.visible >= 0.95 for i in range(count) for tile in scene_for(VALIDATION_SEED + i)[0].tiles
         )
@@ -168,6 +176,13 @@ def test_where_lost_accounts_for_every_wholly_visible_tile_once(capsys: pytest.C
     for loss in vision.LOSSES:
         assert sum(bucket[loss] for bucket in lost["by_width"].values()) == lost[loss]
     assert lost["read_right"] > 0
+
+
+def test_where_lost_reads_the_scenes_of_made_up_makers(capsys: pytest.CaptureFixture[str]) -> None:
+    vision.main(["--where-lost", "--count", "2", "--other-makers", "--made-up-makers"])
+    lost = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert lost["made_up_makers"] is True and lost["other_makers"] is True
+    assert sum(lost[loss] for loss in vision.LOSSES) == _wholly_visible(2, True, made_up=True)
 
 
 def test_a_finder_that_marks_nothing_loses_every_tile_at_the_finder() -> None:

@@ -110,6 +110,23 @@ def test_the_pips_are_counted_by_the_counters_together_and_the_tile_by_the_first
         )
 
 
+def test_the_tile_counter_may_say_what_is_a_tile_and_leave_the_pips_to_the_others() -> None:
+    """``reader.json``'s ``tile_counter_counts`` false: counter.onnx's logit of a tile, the
+    pips of the other counters alone (counter.onnx's counts have no say)."""
+    rng = np.random.default_rng(8)
+    first, second, third = (rng.normal(0, 3, (5, 1 + 2 * g.PIP_CLASSES)).astype(np.float32) for _ in range(3))
+    joined = joined_counters([first, second, third], first_counts=False)
+    others = joined_counters([second, third])
+    assert (joined[:, 0] == first[:, 0]).all()
+    for half in (slice(1, 1 + g.PIP_CLASSES), slice(1 + g.PIP_CLASSES, 1 + 2 * g.PIP_CLASSES)):
+        np.testing.assert_allclose(_softmax(joined[:, half]), _softmax(others[:, half]), rtol=1e-5)
+    changed = first.copy()
+    changed[:, 1:] = rng.normal(0, 3, changed[:, 1:].shape)
+    np.testing.assert_allclose(joined, joined_counters([changed, second, third], first_counts=False))
+    # alone, a counter counts its own pips
+    assert (joined_counters([first], first_counts=False) == first).all()
+
+
 def test_a_count_the_counters_agree_on_is_kept_and_one_they_disagree_on_weakened() -> None:
     def said(tile: float, left: int, right: int, sureness: float) -> np.ndarray:
         row = np.zeros(1 + 2 * g.PIP_CLASSES, np.float32)
@@ -810,10 +827,12 @@ def test_tiles_marked_too_short_are_read_on_the_retry(monkeypatch: pytest.Monkey
     assert len(retried) >= len(tiles) - 1 and not read - Counter(want), (sorted(read), want)
 
 
-def test_the_retrys_glances_ask_only_the_counter_that_says_what_is_a_tile(
+def test_the_counters_that_count_pips_are_asked_only_of_the_tiles_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # a glance reads no pips: the counters that count them with counter.onnx are not asked
+    """What is a tile is counter.onnx's word alone, on every mark and on the retry's shapes:
+    the counters that count the pips with it are asked of the marks read as tiles and their
+    recount, and the reading is what asking the joined counters of every mark reads."""
     from referee.vision import model
     from referee.vision.model import Settings, read_rgb
 
@@ -832,12 +851,22 @@ def test_the_retrys_glances_ask_only_the_counter_that_says_what_is_a_tile(
         return reader.tile_counter(x)
 
     settings = Settings(tile_threshold=0.9)
-    asked_apart = read_rgb(scene.rgb, 12, reader.finder, joined, settings, tile_counter)
-    assert glance_rows and all(rows % len(model.RETRY_SHAPES) == 0 for rows in glance_rows)
+    asked_apart = read_rgb(
+        scene.rgb, 12, reader.finder, joined, settings, tile_counter, outliner=reader.outliner
+    )
+    marks = len(labelled(scene))  # the finder marks three quarters of each tile, nothing else
+    # every mark the four ways, the retry's glances at its shapes, its surest shape the four ways
+    assert glance_rows[0] == marks * len(VIEWS) and len(glance_rows) == 3
+    shapes = len(model.RETRY_SHAPES) + 1  # and the outline
+    assert glance_rows[1] % shapes == 0 and glance_rows[2] == glance_rows[1] // shapes * len(VIEWS)
     assert all(rows % len(VIEWS) == 0 for rows in joined_rows)  # each mark shown the four ways
-    # and it reads what asking the joined counters reads
-    as_one = read_rgb(scene.rgb, 12, reader.finder, reader.counter, settings)
+    # the pips of the tiles read (fewer than the marks the tile counter was asked of, with the
+    # retried shapes), then their recount on the outline
+    assert len(joined_rows) == 2 and joined_rows[0] == len(asked_apart) * len(VIEWS)
+    # and it reads what asking the joined counters of every mark reads
+    as_one = read_rgb(scene.rgb, 12, reader.finder, reader.counter, settings, outliner=reader.outliner)
     assert [(f.halves, f.confidence) for f in asked_apart] == [(f.halves, f.confidence) for f in as_one]
+    assert asked_apart  # the scene's tiles are read
 
 
 def _small_tiles_scene(seed: int) -> Scene:
