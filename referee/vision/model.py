@@ -130,11 +130,12 @@ RECOUNT_ON_THE_MARK = 0.5
 MOST_RECOUNTS = 32
 
 # The key of reader.json listing the counters, beside counter.onnx, that count the pips of
-# each tile counter.onnx says is a tile: the shipped counter and one trained apart from it
-# on the steep camera miscount apart, and their counts joined are right more often on the
-# validation scenes than either's; the second alone says a tile is there where none lies more
-# often than the tile threshold allows, so only counter.onnx says what is a tile
-# (docs/BENCHMARKS.md, "A second counter counts the pips").
+# each tile counter.onnx says is a tile. Counters trained apart miscount apart, and their
+# counts joined were right more often on the validation scenes than either's
+# (docs/BENCHMARKS.md, "A second counter counts the pips"); the shipped one, which learned
+# made-up makers, counts alone (TILE_COUNTER_COUNTS, below). A pip counter alone says a tile is
+# there where none lies more often than the tile threshold allows, so only counter.onnx says
+# what is a tile.
 PIP_COUNTERS = "pip_counters"
 # The key of reader.json saying whether counter.onnx's own counts join those of the
 # PIP_COUNTERS (true where absent): false where the pip counters count sets that counter.onnx,
@@ -534,9 +535,8 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class Reader:
     finder: Network
-    counter: (
-        Network  # counter.onnx's tile, the PIP_COUNTERS' pips joined (and its own, by TILE_COUNTER_COUNTS)
-    )
+    # counter.onnx's tile, and the PIP_COUNTERS' pips joined (its own too, by TILE_COUNTER_COUNTS)
+    counter: Network
     settings: Settings
     tile_counter: Network  # counter.onnx alone
     outliner: Network | None = None  # reader.json's OUTLINER, where it names one
