@@ -66,12 +66,15 @@ LAYOUTS[17] = [(x, y) for x in (0.22, 0.78) for y in _G6] + [(0.5, y) for y in _
 LAYOUTS[18] = [(x, y) for x in (0.22, 0.5, 0.78) for y in _G6]
 
 
-def _columns(*heights: int) -> list[tuple[float, float]]:
-    """Pips in columns across a half (two or three), each column spread evenly down it."""
-    xs = {2: (0.24, 0.76), 3: (0.22, 0.5, 0.78)}[len(heights)]
+def _columns(
+    *heights: int, xs: tuple[float, ...] | None = None, top: float = 0.16, spread: float = 0.68
+) -> list[tuple[float, float]]:
+    """Pips in columns across a half, at ``xs`` (the usual two or three places where None), each
+    column spread evenly down it from ``top`` over ``spread`` of the half (a lone pip midway)."""
+    xs = xs or {2: (0.24, 0.76), 3: (0.22, 0.5, 0.78)}[len(heights)]
     spots: list[tuple[float, float]] = []
     for x, n in zip(xs, heights, strict=True):
-        spots += [(x, 0.5)] if n == 1 else [(x, 0.16 + 0.68 * i / (n - 1)) for i in range(n)]
+        spots += [(x, 0.5)] if n == 1 else [(x, top + spread * i / (n - 1)) for i in range(n)]
     return spots
 
 
@@ -131,12 +134,9 @@ def made_up_layout(arrangement: int, count: int) -> list[tuple[float, float]]:
     heights = random.Random(f"maker {arrangement} prints {count}").choice(_column_heights(count))
     low, high = _COLUMN_MARGINS[len(heights)]
     side = low + across * (high - low)
-    xs = np.linspace(side, 1 - side, len(heights))
-    spots: list[tuple[float, float]] = []
-    for x, n in zip(xs, heights, strict=True):
-        ys = [0.5] if n == 1 else list(np.linspace(down, 1 - down, n))
-        spots += [(round(float(x), 4), round(float(y), 4)) for y in ys]
-    return spots
+    xs = tuple(float(x) for x in np.linspace(side, 1 - side, len(heights)))
+    spots = _columns(*heights, xs=xs, top=down, spread=1 - 2 * down)
+    return [(round(x, 4), round(y, 4)) for x, y in spots]
 
 
 def layout(arrangement: int, count: int) -> list[tuple[float, float]]:

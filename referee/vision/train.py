@@ -116,12 +116,8 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
     def __init__(
         self, seed: int, counter_only: bool = False, other_makers: float = 0.0, made_up: float = 0.0
     ) -> None:
-        self.seed, self.counter_only, self.other_makers, self.made_up = (
-            seed,
-            counter_only,
-            other_makers,
-            made_up,
-        )
+        self.seed, self.counter_only = seed, counter_only
+        self.other_makers, self.made_up = other_makers, made_up
 
     def __iter__(self) -> Any:
         scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
