@@ -47,8 +47,9 @@ VIEWS: tuple[tuple[tuple[int, int, int, int], bool], ...] = (
 )
 
 
-# The surest marks counted on one photo: each costs four crops of the counter (about 7 ms on
-# a 2-core CPU), so 64 keep a 12 MP photo's reading under 1 s even where the table's
+# The surest marks counted on one photo: each costs four crops of the counter (about 2 ms on
+# a 2-core CPU, the counter in eight bits: referee.vision.quantize), so 64 keep a 12 MP
+# photo's reading under 1 s even where the table's
 # pattern raises hundreds of weak marks; a photo of a hand or of the trains holds far fewer tiles.
 MOST_MARKS = 64
 
@@ -90,8 +91,8 @@ SECOND_LOOK_WHOLE = 0.9
 # table's grain, which would only cost time) is cut out again in RETRY_SHAPES, each shown
 # once as it lies; the one the counter is surest is a tile is shown the four ways, and
 # replaces the mark where the counter is surer of it. Each retry costs six to ten crops
-# (2 to 3 ms each on a 2-core CPU): at most MOST_RETRIES marks a photo, the finder's surest
-# first.
+# (2 to 3 ms each on a 2-core CPU as trained, under 1 ms in eight bits): at most MOST_RETRIES
+# marks a photo, the finder's surest first.
 RETRY_BELOW = 0.95
 RETRY_ABOVE = 0.01
 RETRY_SHAPES: tuple[tuple[float, float, float], ...] = (
@@ -123,9 +124,9 @@ OUTLINE_LEAST_WIDTH = 10.0
 # Whether a mark is a tile stays the counter's word on the mark, so no tile is read where none
 # lies that was not before. An outline overlapping its mark less than RECOUNT_ON_THE_MARK is
 # not counted: it has moved to another tile. Each recount costs the outliner's four views and
-# four crops of each counter (about 7 ms a tile on a 2-core CPU, 40 validation scenes): at most
-# MOST_RECOUNTS tiles a photo, those whose count is least sure first (a hand or a line of play
-# holds far fewer).
+# four crops of each counter (about 7 ms a tile on a 2-core CPU as trained, 40 validation
+# scenes; about a third of it in eight bits): at most MOST_RECOUNTS tiles a photo, those whose
+# count is least sure first (a hand or a line of play holds far fewer).
 RECOUNT_ON_THE_MARK = 0.5
 MOST_RECOUNTS = 32
 
@@ -415,8 +416,13 @@ def _outlined(rgb: np.ndarray, marks: list[np.ndarray], outliner: Network) -> li
     if not marks:
         return []
     views = range(4)
+    # each mark's square cut out once (a large tile's is reduced from the photo) and mirrored
     squares = np.stack(
-        [outline.mirror_square(outline.square(rgb, mark), view) for mark in marks for view in views]
+        [
+            outline.mirror_square(square, view)
+            for square in (outline.square(rgb, mark) for mark in marks)
+            for view in views
+        ]
     )
     said = outliner(np.ascontiguousarray(g.normalise(squares).transpose(0, 3, 1, 2)))
     redrawn = []

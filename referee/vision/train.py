@@ -258,7 +258,12 @@ def _from_onnx(net: nn.Module, path: Path, examples: torch.Tensor) -> None:
     import onnxruntime as ort
     from onnx import numpy_helper
 
-    graph = onnx.load(str(path)).graph
+    from referee.vision.quantize import as_float
+
+    # a quantized file (python -m referee.vision.quantize) is the network of the weights its
+    # integers stand for: training goes on from those, and the check below runs that network
+    model = as_float(onnx.load(str(path)))
+    graph = model.graph
     saved = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
     convs = [node for node in graph.node if node.op_type == "Conv"]
     pairs = _conv_and_norm(net)
@@ -308,7 +313,7 @@ def _from_onnx(net: nn.Module, path: Path, examples: torch.Tensor) -> None:
             norm.running_var.copy_(var)
             norm.weight.copy_(torch.sqrt(var + norm.eps))
             norm.bias.copy_(bias + mean)
-        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         name = session.get_inputs()[0].name  # the finder's file reads one photo at a time
         want = np.concatenate([session.run(None, {name: one[None].numpy()})[0] for one in examples])
         got = net(examples).numpy()

@@ -940,3 +940,31 @@ def test_a_view_reaching_beyond_the_drawn_table_shows_bare_table_not_mirrored_ti
     assert photo[80:120, 110:150].min() == 250  # the tile, where it lies
     assert photo[:, 152:].max() <= 91  # past the edge: the bare table only, no mirrored tile
     assert photo[:, 152:].min() >= 89
+
+
+@pytest.mark.parametrize(
+    ("centre", "angle"),
+    [((640.0, 500.0), 0.3), ((60.0, 1200.0), -1.1), ((1250.0, 30.0), 2.0)],  # the last two off the edge
+)
+def test_a_large_tiles_crop_reduces_only_the_part_around_it_as_the_whole_photo_reduced_would(
+    centre: tuple[float, float], angle: float
+) -> None:
+    """A tile much larger than the crop is cut from the part of the photo around it reduced
+    (geometry._reduced), not from the whole photo reduced for each mark: the same crop, where
+    the tile lies inside the photo or partly off it (the photo's edge repeated either way)."""
+    rng = np.random.default_rng(7)
+    photo = cv2.GaussianBlur(rng.integers(0, 256, (1280, 1280, 3), dtype=np.uint8), (0, 0), 3)
+    corners = g.corners_of(*centre, 420.0, 210.0, angle)
+    crop = g.crop(photo, corners)
+    # the whole photo reduced by the same step, its corners mapped with pixel centres on whole numbers
+    step = 420.0 / (1.5 * g.CROP_W)
+    size = (round(1280 / step), round(1280 / step))
+    whole = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    factor = np.float32(size[0] / 1280)
+    expected = g.crop(whole, (corners + 0.5) * factor - 0.5)  # small enough to be cut as it is
+    difference = np.abs(crop.astype(int) - expected.astype(int))
+    assert crop.shape == (g.CROP_H, g.CROP_W, 3)
+    assert difference.mean() < 1.0 and difference.max() <= 4  # of 255 (measured 0.2 to 0.5, 2 to 3)
+    # and it is no other part of the photo (that differs by about 7 on average)
+    elsewhere = g.crop(whole, (g.corners_of(300.0, 900.0, 420.0, 210.0, angle) + 0.5) * factor - 0.5)
+    assert np.abs(crop.astype(int) - elsewhere.astype(int)).mean() > 4
