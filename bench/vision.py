@@ -249,6 +249,7 @@ def where_lost(
     shipped = finder is None and counter is None
     outliner = reader.outliner if shipped else None
     tile_counter = reader.tile_counter if shipped else None
+    second_look_finder = reader.second_look_finder if shipped else None
     finder = reader.finder if finder is None else finder
     counter = reader.counter if counter is None else counter
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
@@ -257,7 +258,9 @@ def where_lost(
     with scenes.other_makers_share(other_makers, made_up_makers):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
-            found = read_rgb(scene.rgb, 18, finder, counter, every_mark, tile_counter, outliner)
+            found = read_rgb(
+                scene.rgb, 18, finder, counter, every_mark, tile_counter, outliner, second_look_finder
+            )
             # a tile cut by the frame is neither right nor wrong to read
             for tile in (tile for tile in scene.tiles if tile.visible >= 0.95):
                 corners = np.asarray(tile.corners, float)

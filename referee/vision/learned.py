@@ -33,6 +33,7 @@ def read_learned(image: Decoded, highest: int, claims_sure: bool = CLAIMS_SURE) 
         reader.settings,
         reader.tile_counter,
         reader.outliner,
+        reader.second_look_finder,
     )
     tiles = []
     for item in found:

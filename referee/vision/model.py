@@ -143,6 +143,12 @@ PIP_COUNTERS = "pip_counters"
 # which says what is a tile, never learned (made-up makers, docs/VISION.md), and its counts
 # would only pull theirs back to the patterns it knows.
 TILE_COUNTER_COUNTS = "tile_counter_counts"
+# The key of reader.json naming the finder's file for the second look, where one is shipped:
+# the finder in eight bits (``referee.vision.quantize``). The second look's four runs at up to
+# 1,280 x 960 were most of the slowest photos' time; in eight bits they take about 0.4 of it
+# and read the validation scenes and 60 photos of small tiles the same, to the tile. The first
+# look stays the finder's as trained: in eight bits it missed 2 to 3 more of 364 tiles.
+SECOND_LOOK_FINDER = "second_look_finder"
 # The key of reader.json naming the outliner's file (``referee.vision.outline``), where one is
 # shipped: the retry's marks are redrawn by it (above).
 OUTLINER = "outliner"
@@ -179,12 +185,14 @@ def read_rgb(
     settings: Settings,
     tile_counter: Network | None = None,
     outliner: Network | None = None,
+    second_look_finder: Network | None = None,
 ) -> list[Found]:
     """The tiles on ``rgb`` (H x W x 3 uint8) of a set whose highest number is ``highest``.
     ``tile_counter``, where ``counter`` joins other counters' counts (``PIP_COUNTERS``): the
     counter that alone says what is a tile, asked of every mark and of the retry's shapes
     (they read no pips); ``counter`` counts the pips of the marks read as tiles. ``counter``
-    does both where None."""
+    does both where None. ``second_look_finder`` looks again (``SECOND_LOOK_FINDER``);
+    ``finder`` where None."""
     longer = max(rgb.shape[:2])
     marks = _marks(rgb, finder, g.FINDER_SIDE, settings.find_threshold)
     small = SMALL_TILE * longer
@@ -197,7 +205,7 @@ def read_rgb(
         side = min(
             SECOND_LOOK_SIDE, longer // g.SIDE_STEP * g.SIDE_STEP, _side_within(rgb, SECOND_LOOK_PIXELS)
         )
-        closer = _second_look(rgb, finder, side, surer, small_marks)
+        closer = _second_look(rgb, second_look_finder or finder, side, surer, small_marks)
         marks = sorted(
             marks + [mark for mark in closer if SECOND_LOOK_LEAST_WIDTH <= mark[2] < small],
             key=lambda mark: mark[0],
@@ -546,6 +554,7 @@ class Reader:
     settings: Settings
     tile_counter: Network  # counter.onnx alone
     outliner: Network | None = None  # reader.json's OUTLINER, where it names one
+    second_look_finder: Network | None = None  # reader.json's SECOND_LOOK_FINDER, where it names one
 
 
 _lock = threading.Lock()
@@ -600,14 +609,18 @@ def load(folder: Path = MODELS) -> Reader:
         with _lock:
             return np.asarray(counters[0].run(None, {"crops": x})[0])
 
-    run_outliner: Network | None = None
-    if meta.get(OUTLINER):
-        outliner = ort.InferenceSession(
-            str(folder / meta[OUTLINER]), options, providers=["CPUExecutionProvider"]
-        )
+    def named(key: str, input_name: str) -> Network | None:
+        """The network of the file reader.json names under ``key``, where it names one."""
+        if not meta.get(key):
+            return None
+        session = ort.InferenceSession(str(folder / meta[key]), options, providers=["CPUExecutionProvider"])
 
-        def run_outliner(x: np.ndarray) -> np.ndarray:
+        def run(x: np.ndarray) -> np.ndarray:
             with _lock:
-                return np.asarray(outliner.run(None, {"squares": x})[0])
+                return np.asarray(session.run(None, {input_name: x})[0])
 
-    return Reader(run_finder, run_counter, settings, run_tile_counter, run_outliner)
+        return run
+
+    run_outliner = named(OUTLINER, "squares")
+    run_second_look_finder = named(SECOND_LOOK_FINDER, "image")
+    return Reader(run_finder, run_counter, settings, run_tile_counter, run_outliner, run_second_look_finder)

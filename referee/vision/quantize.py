@@ -1,14 +1,16 @@
 """``python -m referee.vision.quantize FOLDER``: the counters and the outliner of a models
 folder written again with their weights and what flows between their layers in eight-bit
-integers, the files the app reads. Needs the ``train`` extra (ONNX's tools); the app runs the
+integers, and the finder so beside it for the second look, the files the app reads. Needs the ``train`` extra (ONNX's tools); the app runs the
 files with onnxruntime alone, as it runs the networks as trained.
 
 Why: a photo's reading is mostly the networks' time, and of it the counters' a few hundred
 crops (each mark four times, the retry's shapes, the pips of the tiles read and their
 recount). In eight bits the counter runs about 2.5 times faster on this 2-core CPU (its vector
 unit multiplies eight-bit integers), and reads as it did: on 100 validation scenes of each
-kind the same tiles to one or two (docs/BENCHMARKS.md). The finder stays as trained: in eight
-bits it marked fewer of the scenes' tiles (two to three of 364 more missed).
+kind the same tiles to one or two (docs/BENCHMARKS.md). The finder's first look stays as
+trained: in eight bits it marked fewer of the scenes' tiles (two to three of 364 more missed);
+its second look, four runs at up to 1,280 x 960 and most of the slowest photos' time, is the
+finder in eight bits (``model.SECOND_LOOK_FINDER``: the same tiles read).
 
 How: each network's values are scaled as onnxruntime's static quantization measures them
 (``CalibrationMethod.MinMax``: the least and greatest value each layer gives) on the inputs the
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,27 +37,39 @@ from onnx import numpy_helper
 from referee.vision import geometry as g
 from referee.vision import scenes
 from referee.vision.examples import VALIDATION_SEED, scene_for
-from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, Network, load, read_rgb
+from referee.vision.model import (
+    MODELS,
+    OUTLINER,
+    PIP_COUNTERS,
+    SECOND_LOOK_FINDER,
+    Network,
+    load,
+    read_rgb,
+)
 
 CALIBRATION_SEED = 4_000_000  # the training's seeds: a validation scene is never among them
 CALIBRATION_SCENES = 24
 CALIBRATION_STEP = 977  # scenes far apart in the training's seeds: sizes, tables and sets vary
-# crops or squares shown to the calibration at once
+# crops or squares shown to the calibration at once (the finder is shown one photo a run)
 CALIBRATION_BATCH = 64
-# reader.json's key: true where the folder's networks are quantized (``quantize``)
+# reader.json's key: how the folder's networks were quantized, where they were (``quantize``)
 QUANTIZED = "quantized"
+# the file of the finder in eight bits, for the second look (model.SECOND_LOOK_FINDER)
+SECOND_LOOK_FILE = "finder-second-look.onnx"
 
 assert CALIBRATION_SEED + CALIBRATION_STEP * CALIBRATION_SCENES < VALIDATION_SEED
 
 
-def networks(folder: Path) -> dict[str, str]:
-    """The ONNX files of ``folder`` that are quantized (the counters and the outliner its
-    reader.json names; not the finder, above) and the name of each one's input."""
+def networks(folder: Path) -> dict[str, tuple[str, str]]:
+    """Each ONNX file of ``folder`` quantized (the counters and the outliner its reader.json
+    names) and the file the quantized one is written to, with the name of its input: each in
+    its own place, and the finder beside itself for the second look (above)."""
     meta = json.loads((folder / "reader.json").read_text())
-    files = {"counter.onnx": "crops"}
-    files.update(dict.fromkeys(meta.get(PIP_COUNTERS, []), "crops"))
+    files = {"counter.onnx": ("counter.onnx", "crops")}
+    files.update({name: (name, "crops") for name in meta.get(PIP_COUNTERS, [])})
     if meta.get(OUTLINER):
-        files[meta[OUTLINER]] = "squares"
+        files[meta[OUTLINER]] = (meta[OUTLINER], "squares")
+    files["finder.onnx"] = (SECOND_LOOK_FILE, "image")
     return files
 
 
@@ -65,14 +80,14 @@ def is_quantized(model: onnx.ModelProto) -> bool:
 def calibration_inputs(folder: Path) -> dict[str, list[np.ndarray]]:
     """What each network ``networks`` names is given while the reader reads the calibration
     scenes as the app reads them (other makers' and made-up makers' sets among them, as the
-    shipped counters trained): the counters' crops and the outliner's squares, in batches of
-    ``CALIBRATION_BATCH``."""
+    shipped counters trained): the finder's photos of both looks one by one (it reads one a
+    run), the counters' crops and the outliner's squares in batches of ``CALIBRATION_BATCH``."""
     load.cache_clear()
     reader = load(folder)
     load.cache_clear()
     meta = json.loads((folder / "reader.json").read_text())
     pip_counters = meta.get(PIP_COUNTERS, [])
-    given: dict[str, list[np.ndarray]] = {"tile": [], "pips": [], "outliner": []}
+    given: dict[str, list[np.ndarray]] = {"finder": [], "tile": [], "pips": [], "outliner": []}
 
     def seen(name: str, network: Network) -> Network:
         def recorded(x: np.ndarray) -> np.ndarray:
@@ -81,17 +96,19 @@ def calibration_inputs(folder: Path) -> dict[str, list[np.ndarray]]:
 
         return recorded
 
-    counter = seen("pips", reader.counter)
+    finder, counter = seen("finder", reader.finder), seen("pips", reader.counter)
     tile_counter = seen("tile", reader.tile_counter)
     outliner = None if reader.outliner is None else seen("outliner", reader.outliner)
+    # where reader.json names a finder for the second look already, what it is given is the finder's
+    closer = None if reader.second_look_finder is None else seen("finder", reader.second_look_finder)
     with scenes.other_makers_share(True, made_up=True):
         for k in range(CALIBRATION_SCENES):
             scene, _factor = scene_for(CALIBRATION_SEED + CALIBRATION_STEP * k)
-            read_rgb(scene.rgb, g.MAX_PIPS, reader.finder, counter, reader.settings, tile_counter, outliner)
-    batched = {name: _batches(arrays) for name, arrays in given.items()}
+            read_rgb(scene.rgb, g.MAX_PIPS, finder, counter, reader.settings, tile_counter, outliner, closer)
+    batched = {name: _batches(arrays) for name, arrays in given.items() if name != "finder"}
     # the pip counters count the crops of the tiles read (and their recount); counter.onnx sees
     # every mark and the retry's shapes, and counts them too where reader.json says it does
-    inputs = {"counter.onnx": batched["tile"] + batched["pips"]}
+    inputs = {"finder.onnx": given["finder"], "counter.onnx": batched["tile"] + batched["pips"]}
     for name in pip_counters:
         inputs[name] = batched["pips"]
     if meta.get(OUTLINER):
@@ -137,13 +154,13 @@ def quantize(folder: Path, out: Path | None = None) -> dict[str, int]:
     out.mkdir(parents=True, exist_ok=True)
     sizes = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for name, input_name in files.items():
+        for name, (written, input_name) in files.items():
             prepared = Path(scratch) / name
             # the graph simplified and its shapes written in, as the quantization wants it
             quant_pre_process(str(folder / name), str(prepared), skip_symbolic_shape=True)
             quantize_static(
                 str(prepared),
-                str(out / name),
+                str(out / written),
                 Given(input_name, inputs[name]),
                 quant_format=QuantFormat.QDQ,
                 per_channel=True,
@@ -154,8 +171,11 @@ def quantize(folder: Path, out: Path | None = None) -> dict[str, int]:
                 # runs the file), so that the network of floats is rebuilt whole (``as_float``)
                 extra_options={"QDQKeepRemovableActivations": True},
             )
-            sizes[name] = (out / name).stat().st_size
+            sizes[written] = (out / written).stat().st_size
+    if out != folder:  # the finder as trained beside its copy in eight bits
+        shutil.copyfile(folder / "finder.onnx", out / "finder.onnx")
     meta = json.loads((folder / "reader.json").read_text())
+    meta[SECOND_LOOK_FINDER] = SECOND_LOOK_FILE
     meta[QUANTIZED] = {
         "method": "onnxruntime static quantization, QDQ, int8 weights per channel, uint8 values, MinMax",
         "calibration": f"{CALIBRATION_SCENES} training scenes, seeds {CALIBRATION_SEED} + {CALIBRATION_STEP} k",

@@ -31,7 +31,15 @@ from referee.vision import geometry as g
 from referee.vision import outline
 from referee.vision import scenes as scene_drawing
 from referee.vision.examples import VALIDATION_SEED, outline_examples, scene_for
-from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, Reader, load, read_rgb
+from referee.vision.model import (
+    MODELS,
+    OUTLINER,
+    PIP_COUNTERS,
+    SECOND_LOOK_FINDER,
+    Reader,
+    load,
+    read_rgb,
+)
 from referee.vision.scenes import labelled
 from referee.vision.train import conv, exact_reads, match_reads, scheduled_lr, worker_scene_seeds
 
@@ -140,7 +148,7 @@ def measure(reader: Reader, count: int, with_outliner: bool) -> dict[str, Any]:
         truth = labelled(scene)
         found = read_rgb(
             scene.rgb, 18, reader.finder, reader.counter, reader.settings, reader.tile_counter,
-            reader.outliner if with_outliner else None,
+            reader.outliner if with_outliner else None, reader.second_look_finder,
         )  # fmt: skip
         labelled_tiles += len(truth)
         read += len(found)
@@ -189,7 +197,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     meta: dict[str, Any] = json.loads((args.reader / "reader.json").read_text())
     if args.out.resolve() != args.reader.resolve():  # the reader's networks beside the new outliner
-        for name in ["finder.onnx", "counter.onnx", *meta.get(PIP_COUNTERS, [])]:
+        closer = [meta[SECOND_LOOK_FINDER]] if meta.get(SECOND_LOOK_FINDER) else []
+        for name in ["finder.onnx", *closer, "counter.onnx", *meta.get(PIP_COUNTERS, [])]:
             shutil.copyfile(args.reader / name, args.out / name)
     meta[OUTLINER] = FILE
     meta["outliner_trained"] = {

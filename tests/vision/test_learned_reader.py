@@ -84,8 +84,8 @@ def test_the_networks_threads_wait_without_spinning(monkeypatch: pytest.MonkeyPa
     reader = load.__wrapped__(MODELS)  # a new load, not the one cached for the process
     assert reader.settings == shipped
     meta = json.loads((MODELS / "reader.json").read_text())
-    # the finder, counter.onnx, the other pip counters and the outliner
-    assert len(made) == 3 + len(meta["pip_counters"])
+    # the finder, counter.onnx, the other pip counters, the outliner and the second look's finder
+    assert len(made) == 4 + len(meta["pip_counters"])
     assert all(options.get_session_config_entry("session.intra_op.allow_spinning") == "0" for options in made)
     assert all(options.intra_op_num_threads == 2 for options in made)
 

@@ -8,27 +8,59 @@ from __future__ import annotations
 import json
 import random
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.vision import geometry as g
 from referee.vision.examples import counter_examples, scene_for
-from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS
+from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, SECOND_LOOK_FINDER, load
 
 
 def _quantized_files() -> list[str]:
     meta = json.loads((MODELS / "reader.json").read_text())
-    return ["counter.onnx", *meta[PIP_COUNTERS], meta[OUTLINER]]
+    return ["counter.onnx", *meta[PIP_COUNTERS], meta[OUTLINER], meta[SECOND_LOOK_FINDER]]
 
 
-def test_the_shipped_counters_and_outliner_are_eight_bit_and_the_finder_is_as_trained() -> None:
+def test_the_shipped_counters_outliner_and_second_look_are_eight_bit_and_the_first_look_as_trained() -> None:
     # an ONNX file names its operators in plain bytes: a quantized one dequantizes its weights
     for name in _quantized_files():
         assert b"DequantizeLinear" in (MODELS / name).read_bytes(), name
     assert b"DequantizeLinear" not in (MODELS / "finder.onnx").read_bytes()
     assert "quantized" in json.loads((MODELS / "reader.json").read_text())
+    assert load().second_look_finder is not None
+
+
+def test_the_second_look_is_the_second_look_finders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finder as trained looks first, at the finder's side; the one reader.json names for
+    the second look looks again (a photo of small tiles at 2,560 x 1,920, read at 1,280 x 960)."""
+    import math
+
+    from referee.vision.model import read_rgb
+    from referee.vision.scenes import draw_scene
+
+    reader = load()
+    sides: dict[str, list[int]] = {"first": [], "second": []}
+
+    def seen(name: str, network: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+        def run(x: np.ndarray) -> np.ndarray:
+            sides[name].append(max(x.shape[2:]))
+            return network(x)
+
+        return run
+
+    assert reader.second_look_finder is not None
+    scene = draw_scene(542, (2560, 1920), highest=12, tile_width=(0.02, 0.05), steepest=math.radians(30))
+    rgb = cv2.resize(scene.rgb, (1280, 960), interpolation=cv2.INTER_AREA)  # as decoded for analysis
+    read_rgb(
+        rgb, 12, seen("first", reader.finder), reader.counter, reader.settings, reader.tile_counter,
+        reader.outliner, seen("second", reader.second_look_finder),
+    )  # fmt: skip
+    assert sides["first"] == [g.FINDER_SIDE] * 4
+    assert len(sides["second"]) == 4  # its four views of the part around the small tiles
 
 
 def _crops(seed: int) -> np.ndarray:
@@ -83,21 +115,26 @@ def test_the_quantization_of_networks_as_trained_reads_as_they_do(
     trained = tmp_path / "trained"
     trained.mkdir()
     for path in MODELS.iterdir():
+        if path.name == q.SECOND_LOOK_FILE:
+            continue  # what the quantization makes of the finder
         if path.suffix == ".onnx" and path.name != "finder.onnx":
             onnx.save(q.as_float(onnx.load(str(path))), str(trained / path.name))
         else:
             shutil.copy(path, trained / path.name)
     meta = json.loads((trained / "reader.json").read_text())
-    del meta[q.QUANTIZED]
+    del meta[q.QUANTIZED], meta[SECOND_LOOK_FINDER]
     (trained / "reader.json").write_text(json.dumps(meta))
     monkeypatch.setattr(q, "CALIBRATION_SCENES", 2)
     out = tmp_path / "out"
     sizes = q.quantize(trained, out)
     assert set(sizes) == set(_quantized_files())
-    assert json.loads((out / "reader.json").read_text())[q.QUANTIZED]
+    written = json.loads((out / "reader.json").read_text())
+    assert written[q.QUANTIZED] and written[SECOND_LOOK_FINDER] == q.SECOND_LOOK_FILE
+    assert (out / "finder.onnx").read_bytes() == (trained / "finder.onnx").read_bytes()
+    assert q.is_quantized(onnx.load(str(out / q.SECOND_LOOK_FILE)))
     crops = _crops(97)
     for name in sizes:
-        if name == meta[OUTLINER]:
+        if name in (meta[OUTLINER], q.SECOND_LOOK_FILE):
             continue
         assert q.is_quantized(onnx.load(str(out / name)))
         assert sizes[name] < (trained / name).stat().st_size / 2  # a byte a weight, not four
