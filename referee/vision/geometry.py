@@ -102,7 +102,7 @@ def crops(
 def _reduced(rgb: np.ndarray, corners: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
     """``rgb`` and ``corners`` on it, reduced where the tile is much larger than the crop: no
     pips lost between samples. Only the part of ``rgb`` the crop samples (the tile and its
-    ``margin`` around it, and a pixel more) is reduced: reducing the whole photo for each large
+    ``margin`` around it, and two pixels more for the sampling) is reduced: reducing the whole photo for each large
     tile took a quarter of a second of a photo of six large tiles (each reduction of its
     1,280 x 1,280 pixels about 5 ms, ten crops' worth of the counter's time)."""
     length = float(np.linalg.norm(corners[1] - corners[0]))

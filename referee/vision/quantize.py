@@ -193,7 +193,8 @@ def as_float(model: onnx.ModelProto) -> onnx.ModelProto:
     renamed: dict[str, str] = {}
     weights: list[onnx.TensorProto] = []
     dropped: set[int] = set()
-    producers = {output: node for node in graph.node for output in node.output}
+    # each value's producer, and where it stands among the nodes
+    producers = {output: (index, node) for index, node in enumerate(graph.node) for output in node.output}
     for index, node in enumerate(graph.node):
         if node.op_type == "DequantizeLinear" and node.input[0] in initializers:
             quantized = numpy_helper.to_array(initializers[node.input[0]]).astype(np.float64)
@@ -210,12 +211,11 @@ def as_float(model: onnx.ModelProto) -> onnx.ModelProto:
                 renamed[node.output[0]] = name
             dropped.add(index)
         elif node.op_type == "DequantizeLinear":
-            quantizer = producers.get(node.input[0])
+            at, quantizer = producers.get(node.input[0], (-1, None))
             if quantizer is None or quantizer.op_type != "QuantizeLinear":
                 raise ValueError(f"a DequantizeLinear ({node.name}) of no QuantizeLinear")
             renamed[node.output[0]] = quantizer.input[0]
-            dropped.add(index)
-            dropped.add(list(graph.node).index(quantizer))
+            dropped.update((index, at))
     if not dropped:
         return model
 
