@@ -232,6 +232,7 @@ def where_lost(
     tile_threshold: float | None = None,
     other_makers: bool = False,
     made_up_makers: bool = False,
+    coloured_pips: bool = False,
 ) -> dict[str, Any]:
     """Of the wholly visible tiles of ``count`` validation scenes, how many the reader (the
     shipped networks unless ``finder`` and ``counter`` are given, at the shipped tile threshold
@@ -255,7 +256,7 @@ def where_lost(
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
     every_mark = Settings(tile_threshold=0.0)
     by_width = {floor: dict.fromkeys(LOSSES, 0) for floor in WIDTHS}
-    with scenes.other_makers_share(other_makers, made_up_makers):
+    with scenes.other_makers_share(other_makers, made_up_makers), scenes.coloured_pips_share(coloured_pips):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
             found = read_rgb(
@@ -271,6 +272,7 @@ def where_lost(
         "tile_threshold": threshold,
         "other_makers": other_makers,
         "made_up_makers": made_up_makers,
+        "coloured_pips": coloured_pips,
         **{loss: sum(counts[loss] for counts in by_width.values()) for loss in LOSSES},
         "by_width": {WIDTHS[floor]: counts for floor, counts in by_width.items()},
     }
@@ -332,6 +334,11 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="with --other-makers: half of those sets printed by made-up makers (columns of their own)",
     )
+    parser.add_argument(
+        "--coloured-pips",
+        action="store_true",
+        help="with --scenes, --calibrate or --where-lost: some sets' pips in a colour apart from the face's by hue (orange on pink)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     parser.add_argument(
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
@@ -348,8 +355,17 @@ def main(argv: list[str]) -> None:
         )
     if args.made_up_makers and not args.other_makers:
         parser.error("--made-up-makers prints some of the other makers' sets: give --other-makers too")
+    if args.coloured_pips and not (args.scenes or args.calibrate or args.where_lost):
+        parser.error(
+            "--coloured-pips draws the learned reader's scenes: use it with --scenes, --calibrate or --where-lost"
+        )
     if args.where_lost:
-        lost = where_lost(args.count, other_makers=args.other_makers, made_up_makers=args.made_up_makers)
+        lost = where_lost(
+            args.count,
+            other_makers=args.other_makers,
+            made_up_makers=args.made_up_makers,
+            coloured_pips=args.coloured_pips,
+        )
         print(
             f"{lost['scenes']} validation scenes: of the wholly visible tiles, {lost['read_right']} read right, "
             f"{lost['misread']} misread, {lost['said_no_tile']} said no tile by the counter, "
@@ -364,7 +380,7 @@ def main(argv: list[str]) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             write_scenes(
                 Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers,
-                made_up_makers=args.made_up_makers,
+                made_up_makers=args.made_up_makers, coloured_pips=args.coloured_pips,
             )  # fmt: skip
             print(json.dumps(calibrate(Path(tmp), learned_reader)), flush=True)
         return
@@ -387,12 +403,13 @@ def main(argv: list[str]) -> None:
 
             makers = ", half in other makers' arrangements" if args.other_makers else ""
             makers += " (half of those made up)" if args.made_up_makers else ""
+            makers += ", some sets' pips coloured apart from the face" if args.coloured_pips else ""
             print(
                 f"Synthetic scenes ({args.count}, {w}x{h}, seed {args.seed}{makers}), generated into {tmp}:"
             )
             write_scenes(
                 Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers,
-                made_up_makers=args.made_up_makers,
+                made_up_makers=args.made_up_makers, coloured_pips=args.coloured_pips,
             )  # fmt: skip
         else:
             from referee.vision.synthetic import write_set  # heavy (OpenCV): only for the synthetic set

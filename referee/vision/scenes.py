@@ -25,7 +25,7 @@ import json
 import math
 import random
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -168,6 +168,44 @@ OTHER_MAKERS_ASKED = 0.5  # the share when asked: --other-makers, write_set(othe
 # shipped networks were validated on.
 MADE_UP_SHARE = 0.0
 MADE_UP_ASKED = 0.5
+# The share of sets whose pips stand out from the face by their colour more than by their
+# lightness (orange on pink, blue on green, red on blue): a reader that has seen only dark pips
+# on light faces and light pips on dark ones misses or miscounts them (a quarter of the tiles
+# of such sets read wrong by the networks shipped on 2026-12-02). 0 unless asked
+# (``--coloured-pips``), drawn apart from the scene's own draws like ``_maker``: the scenes the
+# shipped networks were validated on stay as they were.
+COLOURED_PIPS_SHARE = 0.0
+COLOURED_PIPS_ASKED = 0.3
+_HUED_INKS = [
+    (240, 130, 30), (230, 110, 20), (200, 30, 30), (30, 60, 170), (30, 120, 50), (120, 40, 150),
+    (230, 200, 30), (20, 150, 150), (200, 50, 140), (110, 70, 30), (60, 160, 220),
+]  # fmt: skip
+
+
+@contextmanager
+def coloured_pips_share(asked: bool) -> Iterator[None]:
+    """Scenes drawn within print ``COLOURED_PIPS_ASKED`` of their sets' pips in a colour apart
+    from the face's (or none, ``asked`` False); the share is as it was after."""
+    global COLOURED_PIPS_SHARE
+    before = COLOURED_PIPS_SHARE
+    COLOURED_PIPS_SHARE = COLOURED_PIPS_ASKED if asked else 0.0
+    try:
+        yield
+    finally:
+        COLOURED_PIPS_SHARE = before
+
+
+def _hued_ink(face: tuple[int, int, int], per_number: bool) -> tuple[int, int, int] | None:
+    """A colour for a set's pips that differs from ``face`` in hue more than it may in
+    lightness, for ``COLOURED_PIPS_SHARE`` of the sets of one ink (None for the others)."""
+    pick = random.Random(f"ink {face}")
+    if per_number or not COLOURED_PIPS_SHARE or pick.random() >= COLOURED_PIPS_SHARE:
+        return None
+    # apart enough to be printed so (a person sees the pips at a glance), however alike in lightness
+    apart = [
+        c for c in _HUED_INKS if sum(abs(a - b) for a, b in zip(c, face, strict=True)) >= 150
+    ] or _HUED_INKS
+    return _rgb(np.clip(v + pick.uniform(-20, 20), 0, 255) for v in pick.choice(apart))
 
 
 @contextmanager
@@ -306,6 +344,10 @@ def draw_style(rng: random.Random, highest: int, force: str | None = None) -> St
     bar = ink if rng.random() < 0.5 else ((25, 25, 25) if light else (225, 225, 225))
     if rng.random() < 0.15:  # a bar of brass or of the face's own colour, shaded
         bar = (180, 140, 60) if rng.random() < 0.5 else _rgb(c * 0.55 for c in face)
+    hued = _hued_ink(_rgb(face), per_number)
+    if hued is not None:  # the bar printed in the pips' ink stays so
+        bar = hued if bar == ink else bar
+        ink = hued
     return Style(
         palette=set_palette(rng) if per_number else tuple(NUMBER_COLOURS),
         face=(int(face[0]), int(face[1]), int(face[2])),
@@ -952,14 +994,19 @@ def write_set(
     highest: int | None = None,
     other_makers: bool = False,
     made_up_makers: bool = False,
+    coloured_pips: bool = False,
 ) -> Path:
     """Write ``count`` photos and their ``labels.json`` into ``folder``; returns the labels' path.
     ``highest`` None draws each photo's set (double-6 to double-18); ``other_makers`` prints
     half the sets in other makers' arrangements, as ``--other-makers`` trains on, and
-    ``made_up_makers`` half of those by made-up makers (``--made-up-makers``)."""
-    if not other_makers:  # the share as it is (0 unless a training asked for more)
-        return _write_set(folder, count, seed, size, highest)
-    with other_makers_share(True, made_up_makers):
+    ``made_up_makers`` half of those by made-up makers (``--made-up-makers``);
+    ``coloured_pips`` some sets' pips in a colour apart from the face's (``--coloured-pips``).
+    Each share not asked for is as it is (0 unless a training asked for more)."""
+    with ExitStack() as asked:
+        if other_makers:
+            asked.enter_context(other_makers_share(True, made_up_makers))
+        if coloured_pips:
+            asked.enter_context(coloured_pips_share(True))
         return _write_set(folder, count, seed, size, highest)
 
 

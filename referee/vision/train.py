@@ -114,14 +114,20 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
     """Training examples drawn from seeds ``start``, ``start + stride`` …: one scene each."""
 
     def __init__(
-        self, seed: int, counter_only: bool = False, other_makers: float = 0.0, made_up: float = 0.0
+        self,
+        seed: int,
+        counter_only: bool = False,
+        other_makers: float = 0.0,
+        made_up: float = 0.0,
+        coloured_pips: float = 0.0,
     ) -> None:
         self.seed, self.counter_only = seed, counter_only
-        self.other_makers, self.made_up = other_makers, made_up
+        self.other_makers, self.made_up, self.coloured_pips = other_makers, made_up, coloured_pips
 
     def __iter__(self) -> Any:
         scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
         scene_drawing.MADE_UP_SHARE = self.made_up
+        scene_drawing.COLOURED_PIPS_SHARE = self.coloured_pips
         for scene_seed in worker_scene_seeds(self.seed):
             scene, factor = scene_for(scene_seed)
             if self.counter_only:  # the finder's example is not drawn: the counter's are cheap
@@ -359,7 +365,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     )
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE, scene_drawing.COLOURED_PIPS_SHARE), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
         persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
     )  # fmt: skip
     start = time.monotonic()
@@ -559,6 +565,10 @@ def main(argv: list[str] | None = None) -> None:
         "--made-up-makers", action="store_true",
         help="with --other-makers: half of those sets printed by made-up makers, columns of their own (scenes.layout)",
     )  # fmt: skip
+    parser.add_argument(
+        "--coloured-pips", action="store_true",
+        help="print some sets' pips in a colour apart from the face's by hue more than lightness (orange on pink), training and validation alike",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
     if args.made_up_makers and not args.other_makers:
@@ -567,6 +577,8 @@ def main(argv: list[str] | None = None) -> None:
         scene_drawing.OTHER_MAKERS_SHARE = scene_drawing.OTHER_MAKERS_ASKED
     if args.made_up_makers:
         scene_drawing.MADE_UP_SHARE = scene_drawing.MADE_UP_ASKED
+    if args.coloured_pips:
+        scene_drawing.COLOURED_PIPS_SHARE = scene_drawing.COLOURED_PIPS_ASKED
     if args.counter_only and args.finder_only:
         parser.error("--counter-only and --finder-only together would train neither network: give one")
     kept = "--counter-only" if args.counter_only else "--finder-only" if args.finder_only else None
@@ -594,7 +606,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "coloured_pips": args.coloured_pips, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },

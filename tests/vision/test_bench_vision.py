@@ -102,6 +102,14 @@ def test_made_up_makers_are_refused_without_other_makers() -> None:
     assert refused.value.code == 2
 
 
+def test_coloured_pips_are_refused_without_the_scenes() -> None:
+    """The other generator draws no sets of coloured pips: ``--coloured-pips`` without
+    ``--scenes``, ``--calibrate`` or ``--where-lost`` is a usage error, not a silent no-op."""
+    with pytest.raises(SystemExit) as refused:
+        vision.main(["--coloured-pips", "--count", "1"])
+    assert refused.value.code == 2
+
+
 def test_the_sure_threshold_is_calibrated_on_synthetic_photos(tmp_path: Path) -> None:
     """A threshold above which at least 99.5 % of the tiles read are right, on labelled boxes."""
     write_scenes(tmp_path, 3, seed=9, size=(480, 360))
@@ -158,11 +166,13 @@ def test_the_scenes_list_the_tiles_cut_by_the_frame_apart(tmp_path: Path) -> Non
 # -- where the reader loses a scene's tiles (--where-lost) -------------------------------------
 
 
-def _wholly_visible(count: int, other_makers: bool = False, made_up: bool = False) -> int:
+def _wholly_visible(
+    count: int, other_makers: bool = False, made_up: bool = False, coloured_pips: bool = False
+) -> int:
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
 
-    with scenes.other_makers_share(other_makers, made_up):
+    with scenes.other_makers_share(other_makers, made_up), scenes.coloured_pips_share(coloured_pips):
         return sum(
             tile.visible >= 0.95 for i in range(count) for tile in scene_for(VALIDATION_SEED + i)[0].tiles
         )
@@ -183,6 +193,16 @@ def test_where_lost_reads_the_scenes_of_made_up_makers(capsys: pytest.CaptureFix
     lost = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert lost["made_up_makers"] is True and lost["other_makers"] is True
     assert sum(lost[loss] for loss in vision.LOSSES) == _wholly_visible(2, True, made_up=True)
+
+
+def test_where_lost_reads_the_scenes_of_coloured_pips(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.vision import scenes
+
+    vision.main(["--where-lost", "--count", "2", "--coloured-pips"])
+    lost = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert lost["coloured_pips"] is True and lost["other_makers"] is False
+    assert sum(lost[loss] for loss in vision.LOSSES) == _wholly_visible(2, coloured_pips=True)
+    assert scenes.COLOURED_PIPS_SHARE == 0.0  # as it was
 
 
 def test_a_finder_that_marks_nothing_loses_every_tile_at_the_finder() -> None:

@@ -114,3 +114,24 @@ def test_relighting_changes_the_photo_but_not_its_padding() -> None:
     assert torch.equal(lit[0][:, padding[0]], image[0][:, padding[0]])
     assert (lit - image).abs().mean() > 0.01
     assert lit.min() >= -2.0 and lit.max() <= 2.0  # still pixels between black and white
+
+
+def test_the_scenes_a_worker_draws_print_coloured_pips_when_asked() -> None:
+    """``--coloured-pips`` reaches each process drawing the training's scenes (a worker starts
+    with the module's shares as imported): of the first examples drawn, those of a set of one
+    ink differ from the ones drawn without it, in the crops' colours only."""
+    from referee.vision import scenes
+    from referee.vision.train import Scenes
+
+    def first_crops(coloured: float) -> tuple[np.ndarray, np.ndarray]:
+        examples = iter(Scenes(21, counter_only=True, coloured_pips=coloured))
+        drawn = [next(examples)[3:] for _ in range(4)]
+        return np.concatenate([crops for crops, _ in drawn]), np.concatenate([labels for _, labels in drawn])
+
+    try:
+        seed_crops = [first_crops(0.0), first_crops(1.0)]
+    finally:
+        scenes.COLOURED_PIPS_SHARE = 0.0
+    (plain, plain_labels), (coloured, coloured_labels) = seed_crops
+    assert np.array_equal(plain_labels, coloured_labels)
+    assert not np.array_equal(plain, coloured)
