@@ -25,7 +25,7 @@ import json
 import math
 import random
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -183,16 +183,20 @@ _HUED_INKS = [
 
 
 @contextmanager
-def coloured_pips_share(asked: bool) -> Iterator[None]:
-    """Scenes drawn within print ``COLOURED_PIPS_ASKED`` of their sets' pips in a colour apart
-    from the face's (or none, ``asked`` False); the share is as it was after."""
-    global COLOURED_PIPS_SHARE
-    before = COLOURED_PIPS_SHARE
-    COLOURED_PIPS_SHARE = COLOURED_PIPS_ASKED if asked else 0.0
+def _shares(**shares: float) -> Iterator[None]:
+    """The module's shares named set to ``shares`` within, as they were after."""
+    before = {name: globals()[name] for name in shares}
+    globals().update(shares)
     try:
         yield
     finally:
-        COLOURED_PIPS_SHARE = before
+        globals().update(before)
+
+
+def coloured_pips_share(asked: bool) -> AbstractContextManager[None]:
+    """Scenes drawn within print ``COLOURED_PIPS_ASKED`` of their sets' pips in a colour apart
+    from the face's (or none, ``asked`` False); the share is as it was after."""
+    return _shares(COLOURED_PIPS_SHARE=COLOURED_PIPS_ASKED if asked else 0.0)
 
 
 def _hued_ink(face: tuple[int, int, int], per_number: bool) -> tuple[int, int, int] | None:
@@ -208,19 +212,14 @@ def _hued_ink(face: tuple[int, int, int], per_number: bool) -> tuple[int, int, i
     return _rgb(np.clip(v + pick.uniform(-20, 20), 0, 255) for v in pick.choice(apart))
 
 
-@contextmanager
-def other_makers_share(asked: bool, made_up: bool = False) -> Iterator[None]:
+def other_makers_share(asked: bool, made_up: bool = False) -> AbstractContextManager[None]:
     """Scenes drawn within are printed as asked (half the sets in other makers' arrangements,
     or none; with ``made_up``, half of those by made-up makers), whatever the shares were;
     they are as they were after."""
-    global OTHER_MAKERS_SHARE, MADE_UP_SHARE
-    before = OTHER_MAKERS_SHARE, MADE_UP_SHARE
-    OTHER_MAKERS_SHARE = OTHER_MAKERS_ASKED if asked else 0.0
-    MADE_UP_SHARE = MADE_UP_ASKED if asked and made_up else 0.0
-    try:
-        yield
-    finally:
-        OTHER_MAKERS_SHARE, MADE_UP_SHARE = before
+    return _shares(
+        OTHER_MAKERS_SHARE=OTHER_MAKERS_ASKED if asked else 0.0,
+        MADE_UP_SHARE=MADE_UP_ASKED if asked and made_up else 0.0,
+    )
 
 
 def _maker(face: tuple[int, int, int], per_number: bool, light: bool) -> int:
