@@ -12,7 +12,8 @@ counted by the counters ``reader.json`` lists (``PIP_COUNTERS``, ``TILE_COUNTER_
 below). A mark the counter calls no tile is cut out again a few ways longer and wider, and
 as the outliner redraws it where it sees the tile
 (the retry, below; ``referee.vision.outline``). A tile is kept when the counter says it is a
-face-up tile, at least as surely as the tile threshold the training chose; its confidence is
+face-up tile (counter.onnx, its logit of a tile joined with those of the ``TILE_COUNTERS``
+where reader.json lists any), at least as surely as the tile threshold the training chose; its confidence is
 how sure the counter is of the tile and of both halves, and it is ``sure`` when that is above
 the threshold measured on synthetic photos the networks never trained on (both thresholds in
 ``reader.json``).
@@ -143,6 +144,14 @@ PIP_COUNTERS = "pip_counters"
 # which says what is a tile, never learned (made-up makers, docs/VISION.md), and its counts
 # would only pull theirs back to the patterns it knows.
 TILE_COUNTER_COUNTS = "tile_counter_counts"
+# The key of reader.json listing the counters, beside counter.onnx, that say with it what is a
+# tile: each mark's logits of a tile averaged (``joined_tile_logits``). Tile counters trained
+# apart call different things tiles where none lies: a mark both call a tile is kept, one only
+# one of them is sure of weakened. counter.onnx and the one that learned coloured pips, joined
+# at a tile threshold of 0.95, read more of the validation scenes' tiles than counter.onnx
+# alone at 0.9, and fewer or as few where none lies, on every kind of set (docs/BENCHMARKS.md,
+# "Two tile counters say what is a tile").
+TILE_COUNTERS = "tile_counters"
 # The key of reader.json naming the finder's file for the second look, where one is shipped:
 # the finder in eight bits (``referee.vision.quantize``). The second look's four runs at up to
 # 1,280 x 960 were most of the slowest photos' time; in eight bits they take about 0.4 of it
@@ -489,8 +498,10 @@ def sure_threshold(scored: list[tuple[float, bool]], precision: float = 0.995) -
     return threshold
 
 
-# the counter's least probability of a face-up tile that the training may choose from
-TILE_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+# the counter's least probability of a face-up tile that the training may choose from (0.93:
+# where the two tile counters joined read no more tiles where none lies than counter.onnx
+# alone at 0.9, reader.json's tile_counters_joined)
+TILE_THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.93, 0.95)
 
 
 def tile_threshold(reads: list[tuple[float, bool]], most_phantoms: float = 0.002) -> float:
@@ -541,6 +552,17 @@ def joined_counters(outputs: list[np.ndarray], first_counts: bool = True) -> np.
     return np.asarray(joined, np.float32)
 
 
+def joined_tile_logits(outputs: list[np.ndarray]) -> np.ndarray:
+    """One tile counter's answer from the ``outputs`` of counter.onnx and the counters that say
+    with it what is a tile (``TILE_COUNTERS``): counter.onnx's rows, with the logit of a tile
+    the mean of all of theirs."""
+    if len(outputs) == 1:
+        return np.asarray(outputs[0])
+    joined = np.array(outputs[0], np.float32)
+    joined[:, 0] = np.stack([np.asarray(output)[:, 0] for output in outputs]).astype(np.float64).mean(axis=0)
+    return joined
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return np.asarray(e / e.sum())
@@ -552,7 +574,10 @@ class Reader:
     # counter.onnx's tile, and the PIP_COUNTERS' pips joined (its own too, by TILE_COUNTER_COUNTS)
     counter: Network
     settings: Settings
-    tile_counter: Network  # counter.onnx alone
+    # what is a tile: counter.onnx, with the TILE_COUNTERS' logits of a tile joined where
+    # reader.json lists any (counter's own column of a tile is counter.onnx's alone: the
+    # reader asks this one)
+    tile_counter: Network
     outliner: Network | None = None  # reader.json's OUTLINER, where it names one
     second_look_finder: Network | None = None  # reader.json's SECOND_LOOK_FINDER, where it names one
 
@@ -605,9 +630,16 @@ def load(folder: Path = MODELS) -> Reader:
             outputs = [np.asarray(counter.run(None, {"crops": x})[0]) for counter in counters]
             return joined_counters(outputs, first_counts)
 
+    tile_counters = [counters[0]] + [
+        ort.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
+        for name in meta.get(TILE_COUNTERS, [])
+    ]
+
     def run_tile_counter(x: np.ndarray) -> np.ndarray:
         with _lock:
-            return np.asarray(counters[0].run(None, {"crops": x})[0])
+            return joined_tile_logits(
+                [np.asarray(counter.run(None, {"crops": x})[0]) for counter in tile_counters]
+            )
 
     def named(key: str, input_name: str) -> Network | None:
         """The network of the file reader.json names under ``key``, where it names one."""

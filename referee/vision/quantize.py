@@ -42,6 +42,7 @@ from referee.vision.model import (
     OUTLINER,
     PIP_COUNTERS,
     SECOND_LOOK_FINDER,
+    TILE_COUNTERS,
     Network,
     load,
     read_rgb,
@@ -67,6 +68,7 @@ def networks(folder: Path) -> dict[str, tuple[str, str]]:
     meta = json.loads((folder / "reader.json").read_text())
     files = {"counter.onnx": ("counter.onnx", "crops")}
     files.update({name: (name, "crops") for name in meta.get(PIP_COUNTERS, [])})
+    files.update({name: (name, "crops") for name in meta.get(TILE_COUNTERS, [])})
     if meta.get(OUTLINER):
         files[meta[OUTLINER]] = (meta[OUTLINER], "squares")
     files["finder.onnx"] = (SECOND_LOOK_FILE, "image")
@@ -111,6 +113,8 @@ def calibration_inputs(folder: Path) -> dict[str, list[np.ndarray]]:
     inputs = {"finder.onnx": given["finder"], "counter.onnx": batched["tile"] + batched["pips"]}
     for name in pip_counters:
         inputs[name] = batched["pips"]
+    for name in meta.get(TILE_COUNTERS, []):  # they see what counter.onnx sees of what is a tile
+        inputs[name] = batched["tile"]
     if meta.get(OUTLINER):
         inputs[meta[OUTLINER]] = batched["outliner"]
     return inputs

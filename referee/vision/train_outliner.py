@@ -36,6 +36,7 @@ from referee.vision.model import (
     OUTLINER,
     PIP_COUNTERS,
     SECOND_LOOK_FINDER,
+    TILE_COUNTERS,
     Reader,
     load,
     read_rgb,
@@ -198,7 +199,13 @@ def main(argv: list[str] | None = None) -> None:
     meta: dict[str, Any] = json.loads((args.reader / "reader.json").read_text())
     if args.out.resolve() != args.reader.resolve():  # the reader's networks beside the new outliner
         closer = [meta[SECOND_LOOK_FINDER]] if meta.get(SECOND_LOOK_FINDER) else []
-        for name in ["finder.onnx", *closer, "counter.onnx", *meta.get(PIP_COUNTERS, [])]:
+        for name in [
+            "finder.onnx",
+            *closer,
+            "counter.onnx",
+            *meta.get(PIP_COUNTERS, []),
+            *meta.get(TILE_COUNTERS, []),
+        ]:
             shutil.copyfile(args.reader / name, args.out / name)
     meta[OUTLINER] = FILE
     meta["outliner_trained"] = {

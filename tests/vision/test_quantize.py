@@ -17,12 +17,18 @@ import pytest
 
 from referee.vision import geometry as g
 from referee.vision.examples import counter_examples, scene_for
-from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, SECOND_LOOK_FINDER, load
+from referee.vision.model import MODELS, OUTLINER, PIP_COUNTERS, SECOND_LOOK_FINDER, TILE_COUNTERS, load
 
 
 def _quantized_files() -> list[str]:
     meta = json.loads((MODELS / "reader.json").read_text())
-    return ["counter.onnx", *meta[PIP_COUNTERS], meta[OUTLINER], meta[SECOND_LOOK_FINDER]]
+    return [
+        "counter.onnx",
+        *meta[PIP_COUNTERS],
+        *meta.get(TILE_COUNTERS, []),
+        meta[OUTLINER],
+        meta[SECOND_LOOK_FINDER],
+    ]
 
 
 def test_the_shipped_counters_outliner_and_second_look_are_eight_bit_and_the_first_look_as_trained() -> None:
