@@ -148,7 +148,7 @@ TILE_COUNTER_COUNTS = "tile_counter_counts"
 # tile: each mark's logits of a tile averaged (``joined_tile_logits``). Tile counters trained
 # apart call different things tiles where none lies: a mark both call a tile is kept, one only
 # one of them is sure of weakened. counter.onnx and the one that learned coloured pips, joined
-# at a tile threshold of 0.95, read more of the validation scenes' tiles than counter.onnx
+# at a tile threshold of 0.93, read more of the validation scenes' tiles than counter.onnx
 # alone at 0.9, and fewer or as few where none lies, on every kind of set (docs/BENCHMARKS.md,
 # "Two tile counters say what is a tile").
 TILE_COUNTERS = "tile_counters"
@@ -559,7 +559,7 @@ def joined_tile_logits(outputs: list[np.ndarray]) -> np.ndarray:
     if len(outputs) == 1:
         return np.asarray(outputs[0])
     joined = np.array(outputs[0], np.float32)
-    joined[:, 0] = np.stack([np.asarray(output)[:, 0] for output in outputs]).astype(np.float64).mean(axis=0)
+    joined[:, 0] = np.mean([np.asarray(output, np.float64)[:, 0] for output in outputs], axis=0)
     return joined
 
 
@@ -602,13 +602,14 @@ def load(folder: Path = MODELS) -> Reader:
     # the arena keeps what one large photo took: let it go after each run (the memory bound)
     options.enable_cpu_mem_arena = False
     meta: dict[str, Any] = json.loads((folder / "reader.json").read_text())
-    finder = ort.InferenceSession(str(folder / "finder.onnx"), options, providers=["CPUExecutionProvider"])
+
+    def session(name: str) -> ort.InferenceSession:
+        return ort.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
+
+    finder = session("finder.onnx")
     # counter.onnx says what is a tile; the pips are counted by it and any other counter
     # reader.json lists (``joined_counters``); a training's folder holds the one it trained
-    counters = [
-        ort.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
-        for name in ["counter.onnx", *meta.get(PIP_COUNTERS, [])]
-    ]
+    counters = [session(name) for name in ["counter.onnx", *meta.get(PIP_COUNTERS, [])]]
     # reader.json holds the thresholds the training chose; the other settings keep their defaults
     chosen = meta.get("settings", {})
     default = Settings()
@@ -630,10 +631,7 @@ def load(folder: Path = MODELS) -> Reader:
             outputs = [np.asarray(counter.run(None, {"crops": x})[0]) for counter in counters]
             return joined_counters(outputs, first_counts)
 
-    tile_counters = [counters[0]] + [
-        ort.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
-        for name in meta.get(TILE_COUNTERS, [])
-    ]
+    tile_counters = [counters[0]] + [session(name) for name in meta.get(TILE_COUNTERS, [])]
 
     def run_tile_counter(x: np.ndarray) -> np.ndarray:
         with _lock:
@@ -645,11 +643,11 @@ def load(folder: Path = MODELS) -> Reader:
         """The network of the file reader.json names under ``key``, where it names one."""
         if not meta.get(key):
             return None
-        session = ort.InferenceSession(str(folder / meta[key]), options, providers=["CPUExecutionProvider"])
+        network = session(meta[key])
 
         def run(x: np.ndarray) -> np.ndarray:
             with _lock:
-                return np.asarray(session.run(None, {input_name: x})[0])
+                return np.asarray(network.run(None, {input_name: x})[0])
 
         return run
 

@@ -88,7 +88,7 @@ def test_the_networks_threads_wait_without_spinning(monkeypatch: pytest.MonkeyPa
     meta = json.loads((MODELS / "reader.json").read_text())
     # the finder, counter.onnx, the other pip counters, the other tile counters, the outliner
     # and the second look's finder
-    assert len(made) == 4 + len(meta["pip_counters"]) + len(meta.get("tile_counters", []))
+    assert len(made) == 4 + len(meta["pip_counters"]) + len(meta.get(TILE_COUNTERS, []))
     assert all(options.get_session_config_entry("session.intra_op.allow_spinning") == "0" for options in made)
     assert all(options.intra_op_num_threads == 2 for options in made)
 
