@@ -24,7 +24,13 @@ and a tile is read exactly when it is in the multiset intersection of the two.
 ``--where-lost`` reads the training's validation scenes (never trained on) and says, of each
 wholly visible tile, where the reader lost it: no mark of the finder on it, the counter's
 "no tile" on the finder's mark, or its halves misread, in all and by the tile's width as
-seen: it says which of the two networks more training should go to.
+seen: it says which of the two networks more training should go to; beside them it counts
+the tiles read where no tile of the scene lies (``read_where_none_lies``). ``--tile-threshold``
+reads them at another probability of a tile than reader.json's.
+
+``--models FOLDER`` reads with the networks and ``reader.json`` of FOLDER (a training's, or a
+candidate's beside the shipped ones) in every measure, so a candidate is measured as the app
+would read with it before it replaces the shipped files.
 
 Without FOLDER it first reads ``../shared/photos/`` when present (the real photos), then
 a synthetic set generated into a temporary folder; the last JSON line is then the
@@ -72,6 +78,18 @@ def learned_reader(data: bytes, highest: int) -> Reading:
     from referee.vision.learned import read_learned
 
     return read_learned(decode(data), highest, claims_sure=True)
+
+
+def reader_of(models: Path) -> Reader:
+    """The app's reader with the networks and reader.json of the folder ``models`` (a
+    training's, measured before it replaces the shipped ones), as ``learned_reader``."""
+    from referee.vision.decode import decode
+    from referee.vision.learned import read_learned
+
+    def read(data: bytes, highest: int) -> Reading:
+        return read_learned(decode(data), highest, claims_sure=True, models=models)
+
+    return read
 
 
 def measure(
@@ -220,6 +238,7 @@ def _box_overlap(a: Any, b: Any) -> float:
 
 # where a wholly visible tile of a scene went: read right, or lost at one of the reader's steps
 LOSSES = ("read_right", "misread", "said_no_tile", "finder_missed")
+# and beside them, the tiles read where no tile of the scene lies (the worst error)
 # the tile's width as seen (its face's shorter side, in the scene's pixels): each bucket's
 # floor and name (small tiles far from a camera seen from the side are the hard ones)
 WIDTHS = {0: "under_20_px", 20: "20_to_35_px", 35: "35_px_and_over"}
@@ -233,18 +252,22 @@ def where_lost(
     other_makers: bool = False,
     made_up_makers: bool = False,
     coloured_pips: bool = False,
+    models: Path | None = None,
 ) -> dict[str, Any]:
     """Of the wholly visible tiles of ``count`` validation scenes, how many the reader (the
-    shipped networks unless ``finder`` and ``counter`` are given, at the shipped tile threshold
-    unless ``tile_threshold`` is) reads right, and where it loses the others. The scenes are read
-    with every mark the finder makes counted (no tile threshold): a tile with no mark on it is
-    the finder's loss; with a mark whose probability of a tile is under the threshold, the
-    counter's "no tile"; over it, with the halves wrong, a misreading."""
+    networks of the folder ``models``, the shipped ones by default, unless ``finder`` and
+    ``counter`` are given; at the folder's tile threshold unless ``tile_threshold`` is) reads
+    right, and where it loses the others. The scenes are read with every mark the finder makes
+    counted (no tile threshold): a tile with no mark on it is the finder's loss; with a mark
+    whose probability of a tile is under the threshold, the counter's "no tile"; over it, with
+    the halves wrong, a misreading. ``read_where_none_lies`` counts the marks over the
+    threshold on no tile of the scene (cut by the frame or not)."""
+    from referee.vision import geometry as g
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
-    from referee.vision.model import Settings, load, read_rgb
+    from referee.vision.model import MODELS, Settings, load, read_rgb
 
-    reader = load()
+    reader = load(MODELS if models is None else models)
     # the shipped networks are read as the app reads them, counter.onnx saying what is a tile
     # and the outliner redrawing the retry's marks; networks given are read with no outliner
     shipped = finder is None and counter is None
@@ -256,6 +279,7 @@ def where_lost(
     threshold = reader.settings.tile_threshold if tile_threshold is None else tile_threshold
     every_mark = Settings(tile_threshold=0.0)
     by_width = {floor: dict.fromkeys(LOSSES, 0) for floor in WIDTHS}
+    where_none_lies = 0
     with scenes.other_makers_share(other_makers, made_up_makers), scenes.coloured_pips_share(coloured_pips):
         for i in range(count):
             scene, _factor = scene_for(VALIDATION_SEED + i)
@@ -267,6 +291,11 @@ def where_lost(
                 corners = np.asarray(tile.corners, float)
                 width = min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
                 by_width[max(floor for floor in WIDTHS if width >= floor)][_loss(tile, found, threshold)] += 1
+            where_none_lies += sum(
+                item.tile_probability >= threshold
+                and not any(g.overlap(item.corners, tile.corners) > 0.5 for tile in scene.tiles)
+                for item in found
+            )
     return {
         "scenes": count,
         "tile_threshold": threshold,
@@ -274,6 +303,7 @@ def where_lost(
         "made_up_makers": made_up_makers,
         "coloured_pips": coloured_pips,
         **{loss: sum(counts[loss] for counts in by_width.values()) for loss in LOSSES},
+        "read_where_none_lies": where_none_lies,
         "by_width": {WIDTHS[floor]: counts for floor, counts in by_width.items()},
     }
 
@@ -339,6 +369,14 @@ def main(argv: list[str]) -> None:
         action="store_true",
         help="with --scenes, --calibrate or --where-lost: some sets' pips in a colour apart from the face's by hue (orange on pink)",
     )
+    parser.add_argument(
+        "--models", type=Path, default=None,
+        help="read with the networks and reader.json of this folder (a training's), not the shipped ones",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tile-threshold", type=float, default=None,
+        help="with --where-lost: the counter's least probability of a tile (the folder's reader.json)",
+    )  # fmt: skip
     parser.add_argument("-q", "--quiet", action="store_true", help="only the summaries")
     parser.add_argument(
         "--calibrate", action="store_true", help="the confidence of a sure tile, from the synthetic photos"
@@ -359,17 +397,23 @@ def main(argv: list[str]) -> None:
         parser.error(
             "--coloured-pips draws the learned reader's scenes: use it with --scenes, --calibrate or --where-lost"
         )
+    if args.tile_threshold is not None and not args.where_lost:
+        parser.error("--tile-threshold reads the validation scenes: use it with --where-lost")
+    reader = learned_reader if args.models is None else reader_of(args.models)
     if args.where_lost:
         lost = where_lost(
             args.count,
+            tile_threshold=args.tile_threshold,
             other_makers=args.other_makers,
             made_up_makers=args.made_up_makers,
             coloured_pips=args.coloured_pips,
+            models=args.models,
         )
         print(
             f"{lost['scenes']} validation scenes: of the wholly visible tiles, {lost['read_right']} read right, "
             f"{lost['misread']} misread, {lost['said_no_tile']} said no tile by the counter, "
-            f"{lost['finder_missed']} with no mark of the finder"
+            f"{lost['finder_missed']} with no mark of the finder; "
+            f"{lost['read_where_none_lies']} read where no tile lies"
         )
         print(json.dumps(lost), flush=True)
         return
@@ -382,20 +426,20 @@ def main(argv: list[str]) -> None:
                 Path(tmp), args.count, seed=args.seed, size=(w, h), other_makers=args.other_makers,
                 made_up_makers=args.made_up_makers, coloured_pips=args.coloured_pips,
             )  # fmt: skip
-            print(json.dumps(calibrate(Path(tmp), learned_reader)), flush=True)
+            print(json.dumps(calibrate(Path(tmp), reader)), flush=True)
         return
     if args.folder is not None:
         if args.variants:
-            result = measure_variants(args.folder, learned_reader, verbose=not args.quiet)
+            result = measure_variants(args.folder, reader, verbose=not args.quiet)
             print(json.dumps(result), flush=True)
             return
-        figures = measure(args.folder, verbose=not args.quiet)
+        figures = measure(args.folder, verbose=not args.quiet, reader=reader)
         _summary(str(args.folder), figures)
         print(json.dumps(figures), flush=True)
         return
     if (REAL / "labels.json").exists():
         print(f"Real photos ({REAL}):")
-        _summary("real photos", measure(REAL, verbose=not args.quiet))
+        _summary("real photos", measure(REAL, verbose=not args.quiet, reader=reader))
     w, h = (int(v) for v in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         if args.scenes:
@@ -420,6 +464,6 @@ def main(argv: list[str]) -> None:
                 Path(tmp), args.count, seed=args.seed, size=(w, h), plain=args.plain, thick=args.thick,
                 grids=args.grids,
             )  # fmt: skip
-        figures = measure(Path(tmp), verbose=not args.quiet)
+        figures = measure(Path(tmp), verbose=not args.quiet, reader=reader)
     _summary("synthetic photos", figures)
     print(json.dumps(figures), flush=True)

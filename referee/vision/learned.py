@@ -4,9 +4,11 @@ finds, in the photo's pixels, each with its confidence and whether it is sure.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.tiles import Tile
 from referee.vision.decode import Decoded, photo_box
-from referee.vision.model import load, read_rgb
+from referee.vision.model import MODELS, load, read_rgb
 from referee.vision.reading import Reading, ReadTile, in_reading_order
 
 # Whether the app calls a tile sure when its confidence reaches the calibrated threshold.
@@ -20,11 +22,14 @@ from referee.vision.reading import Reading, ReadTile, in_reading_order
 CLAIMS_SURE = False
 
 
-def read_learned(image: Decoded, highest: int, claims_sure: bool = CLAIMS_SURE) -> Reading:
+def read_learned(
+    image: Decoded, highest: int, claims_sure: bool = CLAIMS_SURE, models: Path = MODELS
+) -> Reading:
     """The tiles read on the decoded ``image`` of a set whose highest number is ``highest``;
     ``claims_sure`` True marks the tiles at or above the calibrated threshold sure (the
-    benchmark measures what the reader would claim)."""
-    reader = load()
+    benchmark measures what the reader would claim); ``models``, a folder of networks and
+    their reader.json (the shipped ones; the benchmark measures a training's too)."""
+    reader = load(models)
     found = read_rgb(
         image.rgb,
         highest,

@@ -815,6 +815,7 @@ def draw_scene(
         # seen from the side, a tile shows the side facing the camera (the near one, below
         # its face in the photo), as deep as its thickness times tan(angle) on the table
         thick, side_dir = camera.side
+    faces_on_top: list[tuple[np.ndarray, np.ndarray]] = []
     for rect in rects:
         halves = (rng.randint(0, highest), rng.randint(0, highest))
         if rng.random() < 0.15:
@@ -831,10 +832,15 @@ def draw_scene(
             steps = max(1, math.ceil(thick / 0.15))  # a copy every 0.15 of the tile's width
             for step in range(steps, 0, -1):
                 _paste(canvas, body, rect + shift * step / steps, shadow if step == steps else 0.0)
-            _paste(canvas, face, rect, 0.0)
+            # every face lies on the tiles' top, above every tile's side: no side, however
+            # deep, hides a face beside it (until 2026-12-02 a tile's side was drawn over the
+            # face of the tile next to it in a row, hiding pips its label listed)
+            faces_on_top.append((face, rect))
         else:
             _paste(canvas, face, rect, shadow)
         tiles.append((rect, halves))
+    for face, rect in faces_on_top:
+        _paste(canvas, face, rect, 0.0)
     # the camera: rotation, perspective (a side view foreshortens the far side), the frame
     src = np.array([[0, 0], [big_w, 0], [big_w, big_h], [0, big_h]], np.float32)
     dst = camera.project(src, (big_w, big_h))

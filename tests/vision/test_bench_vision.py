@@ -251,3 +251,65 @@ def test_halves_counted_one_more_are_misread_and_nothing_else_moves() -> None:
         before["said_no_tile"],
         before["finder_missed"],
     )
+
+
+def test_a_counter_that_calls_every_mark_a_tile_reads_tiles_where_none_lies() -> None:
+    """``read_where_none_lies`` counts the marks read as tiles on no tile of the scene: a
+    counter that calls every mark a tile reads the finder's marks on the table as tiles."""
+    from referee.vision.model import load
+
+    shipped = load().counter
+
+    def every_mark_a_tile(crops: np.ndarray) -> np.ndarray:
+        logits = shipped(crops).copy()
+        logits[:, 0] = 20.0  # the tile's logit: a tile, surely
+        return logits
+
+    before, after = vision.where_lost(6), vision.where_lost(6, counter=every_mark_a_tile)
+    assert before["read_where_none_lies"] == 0
+    assert after["read_where_none_lies"] > 0
+    assert after["said_no_tile"] == 0
+
+
+def _models_reading_nothing(tmp_path: Path) -> Path:
+    """The shipped networks in a folder of their own, its reader.json asking a probability of
+    a tile that no mark reaches."""
+    import shutil
+
+    from referee.vision.model import MODELS
+
+    folder = tmp_path / "models"
+    shutil.copytree(MODELS, folder)
+    meta = json.loads((folder / "reader.json").read_text())
+    meta["settings"]["tile_threshold"] = 1.01
+    (folder / "reader.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_where_lost_reads_with_the_networks_of_a_folder_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    vision.main(["--where-lost", "--count", "2", "--models", str(_models_reading_nothing(tmp_path))])
+    lost = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert lost["tile_threshold"] == 1.01
+    assert lost["read_right"] == lost["misread"] == lost["read_where_none_lies"] == 0
+    assert lost["said_no_tile"] + lost["finder_missed"] == _wholly_visible(2) > 0
+    vision.main(["--where-lost", "--count", "2", "--tile-threshold", "0.5"])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["read_right"] > 0
+
+
+def test_a_folder_is_read_with_the_networks_of_a_folder_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photos = tmp_path / "photos"
+    write_set(photos, 2, seed=7, size=(640, 480))
+    vision.main([str(photos), "--models", str(_models_reading_nothing(tmp_path))])
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["tiles_exact"] == 0.0 and figures["tile_recall"] == 0.0
+    vision.main([str(photos)])
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["tiles_exact"] > 0
+
+
+def test_a_tile_threshold_without_the_validation_scenes_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        vision.main(["--tile-threshold", "0.5", "--count", "1"])

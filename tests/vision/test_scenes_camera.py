@@ -126,3 +126,44 @@ def test_the_counter_learns_from_crops_cut_where_the_finder_marks_a_tile(
     marked = g.corners_of(*g.box_of(sheared))
     assert any(np.array_equal(crops[0], g.crop(rgb, marked[list(order)])) for order, _swap in VIEWS)
     assert not any(np.array_equal(crops[0], g.crop(rgb, sheared[list(order)])) for order, _swap in VIEWS)
+
+
+def test_no_side_of_a_thick_tile_is_drawn_over_a_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every face lies on the tiles' top, above every tile's side: a line of thick tiles
+    touching, seen from the side, shows each whole face (a side drawn over the face beside it
+    hid pips that the label listed). Of the scenes that draw thick tiles, every face is drawn
+    after every side."""
+    from referee.vision import scenes
+
+    faces: list[np.ndarray] = []  # held, so no other sprite takes a face's id
+    pasted: list[str] = []
+    drawing_face = scenes.draw_face
+    pasting = scenes._paste
+
+    def draw_face(*args: object, **kwargs: object) -> np.ndarray:
+        face = drawing_face(*args, **kwargs)  # type: ignore[arg-type]
+        faces.append(face)
+        return face
+
+    def paste(canvas: np.ndarray, sprite: np.ndarray, corners: np.ndarray, shadow: float) -> None:
+        is_face = any(sprite is face for face in faces)
+        # a tile's side: the face's outline in one colour (backs, coins and boxes are drawn first)
+        is_side = not is_face and len(np.unique(sprite[:, :, :3][sprite[:, :, 3] > 0], axis=0)) == 1
+        pasted.append("face" if is_face else "side" if is_side else "other")
+        pasting(canvas, sprite, corners, shadow)
+
+    monkeypatch.setattr(scenes, "draw_face", draw_face)
+    monkeypatch.setattr(scenes, "_paste", paste)
+    thick_scenes = 0
+    for seed in range(40):
+        pasted.clear()
+        faces.clear()
+        scene = draw_scene(seed, (640, 480), count=8)
+        if "side" not in pasted:
+            continue
+        thick_scenes += 1
+        last_side = max(i for i, kind in enumerate(pasted) if kind == "side")
+        first_face = min(i for i, kind in enumerate(pasted) if kind == "face")
+        assert last_side < first_face, seed
+        assert pasted.count("face") == len(scene.tiles)
+    assert thick_scenes >= 10
