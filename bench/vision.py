@@ -40,6 +40,7 @@ synthetic set's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import tempfile
@@ -52,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from referee.vision import PhotoError, Reading, ReadTile
-from referee.vision.model import Found, Network, sure_threshold
+from referee.vision.model import MODELS, Found, Network, sure_threshold
 
 if TYPE_CHECKING:  # the scenes' drawing is heavy: imported where they are drawn
     from referee.vision.scenes import SceneTile
@@ -71,25 +72,15 @@ def _highest(photo: dict[str, Any]) -> int:
 Reader = Callable[[bytes, int], Reading]
 
 
-def learned_reader(data: bytes, highest: int) -> Reading:
+def learned_reader(data: bytes, highest: int, models: Path = MODELS) -> Reading:
     """The app's reader on the photo's bytes, each tile sure where the calibrated threshold
-    says so (the app itself claims none sure until that holds on real photos)."""
+    says so (the app itself claims none sure until that holds on real photos); ``models``, the
+    folder of its networks and reader.json (a training's is measured before it replaces the
+    shipped ones)."""
     from referee.vision.decode import decode
     from referee.vision.learned import read_learned
 
-    return read_learned(decode(data), highest, claims_sure=True)
-
-
-def reader_of(models: Path) -> Reader:
-    """The app's reader with the networks and reader.json of the folder ``models`` (a
-    training's, measured before it replaces the shipped ones), as ``learned_reader``."""
-    from referee.vision.decode import decode
-    from referee.vision.learned import read_learned
-
-    def read(data: bytes, highest: int) -> Reading:
-        return read_learned(decode(data), highest, claims_sure=True, models=models)
-
-    return read
+    return read_learned(decode(data), highest, claims_sure=True, models=models)
 
 
 def measure(
@@ -238,7 +229,6 @@ def _box_overlap(a: Any, b: Any) -> float:
 
 # where a wholly visible tile of a scene went: read right, or lost at one of the reader's steps
 LOSSES = ("read_right", "misread", "said_no_tile", "finder_missed")
-# and beside them, the tiles read where no tile of the scene lies (the worst error)
 # the tile's width as seen (its face's shorter side, in the scene's pixels): each bucket's
 # floor and name (small tiles far from a camera seen from the side are the hard ones)
 WIDTHS = {0: "under_20_px", 20: "20_to_35_px", 35: "35_px_and_over"}
@@ -252,7 +242,7 @@ def where_lost(
     other_makers: bool = False,
     made_up_makers: bool = False,
     coloured_pips: bool = False,
-    models: Path | None = None,
+    models: Path = MODELS,
 ) -> dict[str, Any]:
     """Of the wholly visible tiles of ``count`` validation scenes, how many the reader (the
     networks of the folder ``models``, the shipped ones by default, unless ``finder`` and
@@ -265,9 +255,9 @@ def where_lost(
     from referee.vision import geometry as g
     from referee.vision import scenes
     from referee.vision.examples import VALIDATION_SEED, scene_for
-    from referee.vision.model import MODELS, Settings, load, read_rgb
+    from referee.vision.model import Settings, load, read_rgb
 
-    reader = load(MODELS if models is None else models)
+    reader = load(models)
     # the shipped networks are read as the app reads them, counter.onnx saying what is a tile
     # and the outliner redrawing the retry's marks; networks given are read with no outliner
     shipped = finder is None and counter is None
@@ -370,8 +360,8 @@ def main(argv: list[str]) -> None:
         help="with --scenes, --calibrate or --where-lost: some sets' pips in a colour apart from the face's by hue (orange on pink)",
     )
     parser.add_argument(
-        "--models", type=Path, default=None,
-        help="read with the networks and reader.json of this folder (a training's), not the shipped ones",
+        "--models", type=Path, default=MODELS,
+        help="read with the networks and reader.json of this folder (a training's; the shipped ones by default)",
     )  # fmt: skip
     parser.add_argument(
         "--tile-threshold", type=float, default=None,
@@ -399,7 +389,7 @@ def main(argv: list[str]) -> None:
         )
     if args.tile_threshold is not None and not args.where_lost:
         parser.error("--tile-threshold reads the validation scenes: use it with --where-lost")
-    reader = learned_reader if args.models is None else reader_of(args.models)
+    reader = functools.partial(learned_reader, models=args.models)
     if args.where_lost:
         lost = where_lost(
             args.count,

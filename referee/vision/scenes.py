@@ -833,7 +833,7 @@ def draw_scene(
             for step in range(steps, 0, -1):
                 _paste(canvas, body, rect + shift * step / steps, shadow if step == steps else 0.0)
             # every face lies on the tiles' top, above every tile's side: no side, however
-            # deep, hides a face beside it (until 2026-12-02 a tile's side was drawn over the
+            # deep, hides a face beside it (until 2026-12-03 a tile's side was drawn over the
             # face of the tile next to it in a row, hiding pips its label listed)
             faces_on_top.append((face, rect))
         else:
