@@ -120,10 +120,66 @@ def _colour_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
     return np.asarray(np.clip(out, 0, 255), np.uint8)
 
 
-def counter_examples(scene: Scene, rng: random.Random) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
+# -- what another camera, lens or room makes of a crop (--camera-crops) ---------------------
+# Colour, tone, sharpness and noise say nothing of how many pips a half holds, and a camera or
+# a room changes each of them more than the scenes draw: each crop is changed by any of them,
+# the ink and the face keeping their places. A crop's own generator draws them, so a
+# training without them draws every crop and label as before.
+CAMERA_CROPS_SHARE = 0.8  # of the crops, when asked: the rest as the scene drew them
+
+
+def camera_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    """``crop`` (uint8 RGB) seen by another camera in another room: its channels swapped or
+    its hues turned, now and then its lightness turned over (light pips on a dark face read
+    as dark pips on a light one), a tone curve, blur or sharpening, noise, JPEG's blocks."""
+    out = crop.astype(np.float32)
+    if rng.random() < 0.3:
+        out = out[:, :, rng.sample(range(3), 3)]
+    if rng.random() < 0.3:
+        hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_RGB2HSV)
+        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + rng.randrange(180)) % 180).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB).astype(np.float32)
+    if rng.random() < 0.1:
+        out = 255 - out
+    if rng.random() < 0.4:
+        out = np.asarray(255 * (np.clip(out, 0, 255) / 255) ** math.exp(rng.uniform(-0.7, 0.7)), np.float32)
+    kind = rng.random()
+    if kind < 0.25:
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2)), np.float32)
+    elif kind < 0.45:  # a phone's sharpening: a light and a dark ring around every edge
+        soft = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.6, 1.5))
+        out = out + rng.uniform(0.4, 1.5) * (out - soft)
+    if rng.random() < 0.3:
+        noise = np.random.default_rng(rng.getrandbits(32)).normal(0, rng.uniform(3, 14), out.shape)
+        out = out + noise.astype(np.float32)
+    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.25:
+        encoded = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 85)])[1]
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_UNCHANGED)
+        assert decoded is not None
+        out8 = np.asarray(decoded, np.uint8)
+    return out8
+
+
+def counter_examples(
+    scene: Scene, rng: random.Random, camera: random.Random | None = None
+) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
     """Crops of the scene and their labels (is a tile, left pips, right pips; -1: no label):
     every tile, jittered as the finder's marks are and shown any way round, and as many crops
-    that are no tile (the table, the clutter, between two tiles, a tile cut by the frame)."""
+    that are no tile (the table, the clutter, between two tiles, a tile cut by the frame).
+    With ``camera``, CAMERA_CROPS_SHARE of them changed as another camera would
+    (``camera_change``), drawn from it."""
+    crops, labels = _counter_examples(scene, rng)
+    if camera is not None:
+        crops = [
+            camera_change(crop, camera) if camera.random() < CAMERA_CROPS_SHARE else crop for crop in crops
+        ]
+    return crops, labels
+
+
+def _counter_examples(
+    scene: Scene, rng: random.Random
+) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
     crops: list[np.ndarray] = []
     labels: list[tuple[int, int, int]] = []
     h, w = scene.rgb.shape[:2]

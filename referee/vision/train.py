@@ -120,9 +120,11 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
         other_makers: float = 0.0,
         made_up: float = 0.0,
         coloured_pips: float = 0.0,
+        camera_crops: bool = False,
     ) -> None:
         self.seed, self.counter_only = seed, counter_only
         self.other_makers, self.made_up, self.coloured_pips = other_makers, made_up, coloured_pips
+        self.camera_crops = camera_crops
 
     def __iter__(self) -> Any:
         scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
@@ -134,7 +136,8 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
                 image = target = weight = np.zeros(1, np.float32)
             else:
                 image, target, weight = finder_example(scene, factor)
-            crops, labels = counter_examples(scene, random.Random(scene_seed + 1))
+            camera = random.Random(scene_seed * 7 + 5) if self.camera_crops else None
+            crops, labels = counter_examples(scene, random.Random(scene_seed + 1), camera)
             yield image, target, weight, np.stack(crops), np.array(labels, np.int64)
 
 
@@ -365,7 +368,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     )
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE, scene_drawing.COLOURED_PIPS_SHARE), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE, scene_drawing.COLOURED_PIPS_SHARE, args.camera_crops), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
         persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
     )  # fmt: skip
     start = time.monotonic()
@@ -569,6 +572,10 @@ def main(argv: list[str] | None = None) -> None:
         "--coloured-pips", action="store_true",
         help="print some sets' pips in a colour apart from the face's by hue more than lightness (orange on pink), training and validation alike",
     )  # fmt: skip
+    parser.add_argument(
+        "--camera-crops", action="store_true",
+        help="change most of the counter's crops as another camera or room would (examples.camera_change): channels, hues, tone, blur, sharpening, noise, JPEG",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
     if args.made_up_makers and not args.other_makers:
@@ -606,7 +613,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "coloured_pips": args.coloured_pips, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "coloured_pips": args.coloured_pips, "camera_crops": args.camera_crops, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },

@@ -35,6 +35,7 @@ from referee.vision.model import (
     joined_counters,
     joined_tile_logits,
     load,
+    one_reading_per_tile,
     reads_by_tile_threshold,
     tile_threshold,
 )
@@ -111,6 +112,35 @@ def test_the_pips_are_counted_by_the_counters_together_and_the_tile_by_the_first
         np.testing.assert_allclose(
             _softmax(joined[:, half]), geometric / geometric.sum(1, keepdims=True), rtol=1e-5
         )
+
+
+def _said(tile: float, left_p: float, right_p: float) -> tuple[float, np.ndarray, np.ndarray]:
+    left = np.full(g.PIP_CLASSES, (1 - left_p) / (g.PIP_CLASSES - 1), np.float32)
+    right = np.full(g.PIP_CLASSES, (1 - right_p) / (g.PIP_CLASSES - 1), np.float32)
+    left[3], right[5] = left_p, right_p
+    return tile, left, right
+
+
+def test_of_two_marks_on_one_tile_the_tile_counters_surest_is_kept() -> None:
+    # a mark on the tile, and one half a tile off along it (a half of each of two tiles in a
+    # line) whose count the pips' counters are surer of: which lies on a tile is the tile
+    # counters' word, so the mark on the tile is kept however sure the other's count
+    on_tile = g.corners_of(100, 50, 80, 40, 0.0)
+    half_off = g.corners_of(130, 50, 80, 40, 0.0)
+    apart = g.corners_of(400, 300, 80, 40, 1.0)
+    read = [
+        (half_off, _said(0.95, 0.99, 0.99)),
+        (on_tile, _said(0.99, 0.6, 0.6)),
+        (apart, _said(0.94, 0.5, 0.5)),
+    ]
+    kept = one_reading_per_tile(read, 0.5)
+    assert [corners is on_tile for corners, _said in kept] == [True, False]
+    assert kept[1][0] is apart  # a mark on no other mark's tile stays
+    # between marks the tile counters are as sure of, the surer count is kept
+    tie = one_reading_per_tile([(on_tile, _said(0.99, 0.6, 0.6)), (half_off, _said(0.99, 0.9, 0.9))], 0.5)
+    assert len(tie) == 1 and tie[0][0] is half_off
+    # marks overlapping less than one tile's share are two tiles
+    assert len(one_reading_per_tile(read, 0.9)) == 3
 
 
 def test_the_tile_counter_may_say_what_is_a_tile_and_leave_the_pips_to_the_others() -> None:
