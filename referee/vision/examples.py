@@ -161,15 +161,61 @@ def camera_change(crop: np.ndarray, rng: random.Random) -> np.ndarray:
     return out8
 
 
+# -- the table between neighbouring tiles (--between-tiles) ----------------------------------
+# A mark on the table between tiles, framed by their edges and shaded sides, looks like a small
+# face, and a table printed with dots gives it pips: a tile counter read one so as a sure 2-2
+# (docs/BENCHMARKS.md, "One reading per tile"). The crops that are no tile cut the table
+# anywhere, rarely between tiles: these are cut there, drawn from a generator of their own.
+BETWEEN_TILES = 3  # such crops a scene, at most
+BETWEEN_TILES_ON_A_TILE = 0.25  # the most of such a crop lying on any tile, face up or down
+
+
+def between_tiles(scene: Scene, rng: random.Random) -> list[np.ndarray]:
+    """Corners of up to BETWEEN_TILES marks on the table between two neighbouring tiles of
+    ``scene``, from a quarter to seven tenths of a tile long, turned as one of them or a
+    little off, each lying at most BETWEEN_TILES_ON_A_TILE on any tile."""
+    faces = [np.asarray(tile.corners, np.float32) for tile in scene.tiles]
+    everything = faces + [np.asarray(back, np.float32) for back in scene.face_down]
+    marks: list[np.ndarray] = []
+    for _attempt in range(BETWEEN_TILES * 6):
+        if len(marks) >= BETWEEN_TILES or len(faces) < 2:
+            break
+        first, second = rng.sample(faces, 2)
+        _cx, _cy, length, _width, angle = g.box_of(first)
+        here, there = first.mean(axis=0), second.mean(axis=0)
+        if float(np.linalg.norm(there - here)) > 2.5 * length:
+            continue  # not neighbours
+        centre = here + (there - here) * rng.uniform(0.3, 0.7)
+        side = length * rng.uniform(0.25, 0.7)
+        corners = g.corners_of(
+            float(centre[0]),
+            float(centre[1]),
+            side,
+            side * rng.uniform(0.5, 1.0),
+            angle + rng.uniform(-0.5, 0.5),
+        )
+        if all(g.overlap(corners, other) <= BETWEEN_TILES_ON_A_TILE for other in everything):
+            marks.append(corners)
+    return marks
+
+
 def counter_examples(
-    scene: Scene, rng: random.Random, camera: random.Random | None = None
+    scene: Scene,
+    rng: random.Random,
+    camera: random.Random | None = None,
+    between: random.Random | None = None,
 ) -> tuple[list[np.ndarray], list[tuple[int, int, int]]]:
     """Crops of the scene and their labels (is a tile, left pips, right pips; -1: no label):
     every tile, jittered as the finder's marks are and shown any way round, and as many crops
     that are no tile (the table, the clutter, between two tiles, a tile cut by the frame).
     With ``camera``, CAMERA_CROPS_SHARE of them changed as another camera would
-    (``camera_change``), drawn from it."""
+    (``camera_change``), drawn from it; with ``between``, crops of the table between
+    neighbouring tiles as no tile too (``between_tiles``), drawn from it."""
     crops, labels = _counter_examples(scene, rng)
+    if between is not None:
+        for corners in between_tiles(scene, between):
+            crops.append(_colour_change(g.crop(scene.rgb, corners), between))
+            labels.append((0, -1, -1))
     if camera is not None:
         crops = [
             camera_change(crop, camera) if camera.random() < CAMERA_CROPS_SHARE else crop for crop in crops

@@ -121,10 +121,11 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
         made_up: float = 0.0,
         coloured_pips: float = 0.0,
         camera_crops: bool = False,
+        between_tiles: bool = False,
     ) -> None:
         self.seed, self.counter_only = seed, counter_only
         self.other_makers, self.made_up, self.coloured_pips = other_makers, made_up, coloured_pips
-        self.camera_crops = camera_crops
+        self.camera_crops, self.between_tiles = camera_crops, between_tiles
 
     def __iter__(self) -> Any:
         scene_drawing.OTHER_MAKERS_SHARE = self.other_makers  # in each worker, however it was started
@@ -137,7 +138,8 @@ class Scenes(torch.utils.data.IterableDataset):  # type: ignore[misc]
             else:
                 image, target, weight = finder_example(scene, factor)
             camera = random.Random(scene_seed * 7 + 5) if self.camera_crops else None
-            crops, labels = counter_examples(scene, random.Random(scene_seed + 1), camera)
+            between = random.Random(scene_seed * 11 + 7) if self.between_tiles else None
+            crops, labels = counter_examples(scene, random.Random(scene_seed + 1), camera, between)
             yield image, target, weight, np.stack(crops), np.array(labels, np.int64)
 
 
@@ -368,7 +370,7 @@ def train(args: argparse.Namespace) -> tuple[Finder, Counter]:
     )
     optimiser = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(
-        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE, scene_drawing.COLOURED_PIPS_SHARE, args.camera_crops), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
+        Scenes(args.seed, args.counter_only, scene_drawing.OTHER_MAKERS_SHARE, scene_drawing.MADE_UP_SHARE, scene_drawing.COLOURED_PIPS_SHARE, args.camera_crops, args.between_tiles), batch_size=args.batch, num_workers=args.workers, collate_fn=_collate,
         persistent_workers=args.workers > 0, prefetch_factor=4 if args.workers > 0 else None,
     )  # fmt: skip
     start = time.monotonic()
@@ -576,6 +578,10 @@ def main(argv: list[str] | None = None) -> None:
         "--camera-crops", action="store_true",
         help="change most of the counter's crops as another camera or room would (examples.camera_change): channels, hues, tone, blur, sharpening, noise, JPEG",
     )  # fmt: skip
+    parser.add_argument(
+        "--between-tiles", action="store_true",
+        help="show the counter crops of the table between neighbouring tiles as no tile (examples.between_tiles)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=MODELS, help="where the model files go")
     args = parser.parse_args(argv)
     if args.made_up_makers and not args.other_makers:
@@ -613,7 +619,7 @@ def main(argv: list[str] | None = None) -> None:
     meta = {
         "settings": settings,
         "trained": {
-            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "coloured_pips": args.coloured_pips, "camera_crops": args.camera_crops, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+            "steps": args.steps_done, "resumed": args.resume is not None, "counter_only": args.counter_only, "finder_only": args.finder_only, "other_makers": args.other_makers, "made_up_makers": args.made_up_makers, "coloured_pips": args.coloured_pips, "camera_crops": args.camera_crops, "between_tiles": args.between_tiles, "repeat": args.repeat, "batch": args.batch, "seed": args.seed, "lr": args.lr,
             "device": "cuda" if torch.cuda.is_available() else "cpu",
             "minutes": round((time.monotonic() - started) / 60, 1),
         },

@@ -55,3 +55,31 @@ def test_a_changed_crop_keeps_its_pips_where_they_were(seed: int) -> None:
     pip = out[19:23, 19:23].mean()
     face = out[2:8, 50:70].mean()
     assert abs(pip - face) > 40
+
+
+def test_the_table_between_neighbouring_tiles_is_cut_where_no_tile_lies() -> None:
+    marks = 0
+    for seed in range(200, 230):
+        scene, _factor = scene_for(seed)
+        between = examples.between_tiles(scene, random.Random(seed))
+        assert len(between) <= examples.BETWEEN_TILES
+        everything = [tile.corners for tile in scene.tiles] + list(scene.face_down)
+        for corners in between:
+            marks += 1
+            assert all(g.overlap(corners, other) <= examples.BETWEEN_TILES_ON_A_TILE for other in everything)
+            # near two tiles: its centre within two and a half tile lengths of one
+            centre = corners.mean(axis=0)
+            assert min(
+                np.linalg.norm(centre - tile.corners.mean(axis=0)) for tile in scene.tiles
+            ) < 2.5 * max(g.box_of(tile.corners)[2] for tile in scene.tiles)
+    assert marks >= 20
+
+
+def test_the_table_between_tiles_is_shown_as_no_tile_only_when_asked() -> None:
+    scene, _factor = scene_for(203)
+    plain, labels = counter_examples(scene, random.Random(3))
+    more, more_labels = counter_examples(scene, random.Random(3), between=random.Random(4))
+    extra = len(examples.between_tiles(scene, random.Random(4)))
+    assert extra > 0
+    assert more_labels == labels + [(0, -1, -1)] * extra
+    assert all(np.array_equal(a, b) for a, b in zip(plain, more, strict=False))
