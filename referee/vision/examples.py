@@ -177,8 +177,10 @@ def between_tiles(scene: Scene, rng: random.Random) -> list[np.ndarray]:
     faces = [np.asarray(tile.corners, np.float32) for tile in scene.tiles]
     everything = faces + [np.asarray(back, np.float32) for back in scene.face_down]
     marks: list[np.ndarray] = []
+    if len(faces) < 2:
+        return marks
     for _attempt in range(BETWEEN_TILES * 6):
-        if len(marks) >= BETWEEN_TILES or len(faces) < 2:
+        if len(marks) >= BETWEEN_TILES:
             break
         first, second = rng.sample(faces, 2)
         _cx, _cy, length, _width, angle = g.box_of(first)

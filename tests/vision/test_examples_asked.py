@@ -1,5 +1,7 @@
-"""The counter's crops changed as another camera or room would (``examples.camera_change``,
-``python -m referee.vision.train --camera-crops``)."""
+"""What a training asks of the counter's examples beyond the scenes as drawn: crops changed as
+another camera or room would (``examples.camera_change``, ``python -m referee.vision.train
+--camera-crops``) and the table between neighbouring tiles as no tile (``examples.between_tiles``,
+``--between-tiles``)."""
 
 from __future__ import annotations
 
