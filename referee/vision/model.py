@@ -64,8 +64,9 @@ MOST_MARKS = 64
 # marks of small tiles join the first look's (of two marks on one tile the one the tile
 # counters are surest of is kept: one_reading_per_tile). Both the small mark that calls for
 # it and the second look's marks must be at least SECOND_LOOK_FIND_THRESHOLD sure: at twice
-# the resolution a table's grain and print show more that looks like a tiny tile. A mark narrower than SECOND_LOOK_LEAST_WIDTH pixels of the photo
-# has too few pixels to count pips on and is not shown to the counter. The second look sees
+# the resolution a table's grain and print show more that looks like a tiny tile. A mark
+# narrower than SECOND_LOOK_LEAST_WIDTH pixels of the photo has too few pixels to count pips
+# on and is not shown to the counter. The second look sees
 # at most SECOND_LOOK_PIXELS (1280 x 960): a square photo seen at 1280 x 1280 took four
 # finder runs of 0.45 s, a 12 MP square photo up to 1.9 s in all (the bound is 1.5 s).
 SMALL_TILE = 0.03
